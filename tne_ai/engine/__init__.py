@@ -1,0 +1,1 @@
+"""numba kernels on the flat state buffer of tne_ai.state; no Python objects inside."""

@@ -1,0 +1,156 @@
+"""Legal moves as int action codes (SPEC sections 3-5), written in ascending code order.
+
+Squares touching 2+ or 3+ kingdoms come from bit-sliced counters over the kingdoms' dilated
+masks, so no square is visited one by one except to write its move.
+"""
+import numpy as np
+from numba import njit
+
+from ..bits import U0, U1, dilate, lowest_bit
+from ..board import LAND, RIVER, ALL
+from .. import state as S
+from .kingdoms import label, occupied, MAX_KINGDOMS
+from .apply import war_conflicts, monument_blocks, treasure_choices, MON_A, MON_B, tile_colour_at
+
+
+@njit(cache=True, inline="always")
+def touch_counts(kmask, nk):
+    """Squares next to (or in) 2+ kingdoms and 3+ kingdoms: (twos, threes) as 6 words."""
+    o0 = o1 = o2 = U0
+    t0 = t1 = t2 = U0
+    h0 = h1 = h2 = U0
+    for k in range(nk):
+        d0, d1, d2 = dilate(kmask[k, 0], kmask[k, 1], kmask[k, 2])
+        h0 |= t0 & d0
+        h1 |= t1 & d1
+        h2 |= t2 & d2
+        t0 |= o0 & d0
+        t1 |= o1 & d1
+        t2 |= o2 & d2
+        o0 |= d0
+        o1 |= d1
+        o2 |= d2
+    return t0, t1, t2, h0, h1, h2
+
+
+@njit(cache=True, inline="always")
+def emit(out, n, base, a0, a1, a2):
+    """Append base + s for every square s of the set; return the new count."""
+    x = a0
+    while x != U0:
+        out[n] = base + lowest_bit(x)
+        n += 1
+        x &= x - U1
+    x = a1
+    while x != U0:
+        out[n] = base + 64 + lowest_bit(x)
+        n += 1
+        x &= x - U1
+    x = a2
+    while x != U0:
+        out[n] = base + 128 + lowest_bit(x)
+        n += 1
+        x &= x - U1
+    return n
+
+
+@njit(cache=True)
+def legal_moves(st, out):
+    """Write the legal action codes of whoever must act into out; return how many."""
+    bb = st.view(np.uint64)
+    kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+    phase = st[S.PHASE]
+    p = st[S.TO_ACT]
+    n = 0
+    if phase == S.PH_ACTION:
+        return action_moves(st, bb, kmask, p, out)
+    if phase == S.PH_REVOLT or phase == S.PH_WAR:
+        c = 0 if phase == S.PH_REVOLT else st[S.CF_COLOUR]
+        for k in range(st[S.HAND + 4 * p + c] + 1):
+            out[n] = S.A_COMMIT + k
+            n += 1
+        return n
+    if phase == S.PH_WAR_CHOICE:
+        mask = war_conflicts(st, bb, kmask)
+        for c in range(4):
+            if (mask >> c) & 1:
+                out[n] = S.A_WAR + c
+                n += 1
+        return n
+    if phase == S.PH_MONUMENT:
+        blocks = np.empty(4, dtype=np.int64)
+        nb = monument_blocks(st, bb, blocks)
+        blocks[:nb].sort()
+        c = tile_colour_at(bb, st[S.PLACED_SQ])
+        for m in range(6):
+            if st[S.MON_SQ + m] < 0 and (MON_A[m] == c or MON_B[m] == c):
+                for i in range(nb):
+                    out[n] = S.A_MONUMENT + 176 * m + blocks[i]
+                    n += 1
+        out[n] = S.A_DECLINE
+        return n + 1
+    if phase == S.PH_TREASURE:
+        t0, t1, t2 = treasure_choices(st, bb, kmask)
+        return emit(out, 0, S.A_TREASURE, t0, t1, t2)
+    return 0
+
+
+@njit(cache=True)
+def action_moves(st, bb, kmask, p, out):
+    n = 0
+    nk = label(bb, -1, kmask)
+    tw0, tw1, tw2, th0, th1, th2 = touch_counts(kmask, nk)
+    o0, o1, o2 = occupied(bb)
+    e0 = ~(o0 | bb[S.BB_CATA]) & ALL[0]
+    e1 = ~(o1 | bb[S.BB_CATA + 1]) & ALL[1]
+    e2 = ~(o2 | bb[S.BB_CATA + 2]) & ALL[2]
+    # tiles
+    for c in range(4):
+        if st[S.HAND + 4 * p + c] > 0:
+            if c == 1:
+                n = emit(out, n, S.A_TILE + 176 * c, e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1,
+                         e2 & RIVER[2] & ~th2)
+            else:
+                n = emit(out, n, S.A_TILE + 176 * c, e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1,
+                         e2 & LAND[2] & ~th2)
+    # leaders: empty land next to a face-up red tile, touching at most one kingdom
+    r0, r1, r2 = dilate(bb[S.BB_TILE], bb[S.BB_TILE + 1], bb[S.BB_TILE + 2])
+    r0 &= e0 & LAND[0]
+    r1 &= e1 & LAND[1]
+    r2 &= e2 & LAND[2]
+    for c in range(4):
+        s = st[S.LEADER_SQ + 4 * p + c]
+        if s < 0:
+            n = emit(out, n, S.A_LEADER + 176 * c, r0 & ~tw0, r1 & ~tw1, r2 & ~tw2)
+        else:
+            # a move: lift the leader first, then the target must touch at most one kingdom
+            nk2 = label(bb, s, kmask)
+            u0, u1, u2, _, _, _ = touch_counts(kmask, nk2)
+            n = emit(out, n, S.A_LEADER + 176 * c, r0 & ~u0, r1 & ~u1, r2 & ~u2)
+    # withdraw
+    for c in range(4):
+        if st[S.LEADER_SQ + 4 * p + c] >= 0:
+            out[n] = S.A_WITHDRAW + c
+            n += 1
+    # catastrophe: an empty square, or a face-up tile without a treasure
+    if st[S.CATASTROPHES + p] > 0:
+        f0 = f1 = f2 = U0
+        for c in range(4):
+            f0 |= bb[S.BB_TILE + 3 * c]
+            f1 |= bb[S.BB_TILE + 3 * c + 1]
+            f2 |= bb[S.BB_TILE + 3 * c + 2]
+        n = emit(out, n, S.A_CATASTROPHE, e0 | (f0 & ~bb[S.BB_TREASURE]),
+                 e1 | (f1 & ~bb[S.BB_TREASURE + 1]), e2 | (f2 & ~bb[S.BB_TREASURE + 2]))
+    # swap every sub-multiset of 1-6 hand tiles
+    h0 = st[S.HAND + 4 * p]
+    h1 = st[S.HAND + 4 * p + 1]
+    h2 = st[S.HAND + 4 * p + 2]
+    h3 = st[S.HAND + 4 * p + 3]
+    if h0 + h1 + h2 + h3 > 0:
+        for i in range(S.N_SWAPS):
+            if (S.SWAP_COUNTS[i, 0] <= h0 and S.SWAP_COUNTS[i, 1] <= h1
+                    and S.SWAP_COUNTS[i, 2] <= h2 and S.SWAP_COUNTS[i, 3] <= h3):
+                out[n] = S.A_SWAP + i
+                n += 1
+    out[n] = S.A_PASS
+    return n + 1

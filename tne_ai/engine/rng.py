@@ -1,0 +1,30 @@
+"""Explicit random number state: xorshift64* in a uint64 array of one word, seeded by the user."""
+import numpy as np
+from numba import njit
+
+_MUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+def make_rng(seed):
+    """A fresh RNG state from any integer seed (splitmix64 of it, never zero)."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    return np.array([z or 1], dtype=np.uint64)
+
+
+@njit(cache=True)
+def next_u64(rng):
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * _MUL
+
+
+@njit(cache=True)
+def below(rng, n):
+    """A uniform integer in 0..n-1 (n >= 1)."""
+    return np.int64((next_u64(rng) >> np.uint64(11)) % np.uint64(n))

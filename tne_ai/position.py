@@ -1,0 +1,192 @@
+"""Position: the Python facade over one state buffer (like python-chess's Board)."""
+import json
+
+import numpy as np
+
+from . import state as S
+from .board import COLOURS, COLOUR_LETTERS, TEMPLE_SQUARES, TILES_PER_COLOUR, mask_of
+from .engine.apply import apply_action, draw_tile
+from .engine.movegen import legal_moves as _legal_moves
+from .engine.rng import make_rng
+from .engine.scoring import final_values, ranking as _ranking
+from .errors import IllegalMoveError, TneError
+from .notation import Move, move_text, parse_move
+
+_MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
+
+
+def pack_bag(st, letters):
+    """Write an ordered bag (a string of colour letters) into the state."""
+    if len(letters) > S.MAX_BAG:
+        raise TneError(f"bag: {len(letters)} tiles, at most {S.MAX_BAG}")
+    st[S.BAG:S.BAG + S.BAG_WORDS] = 0
+    words = st[S.BAG:S.BAG + S.BAG_WORDS].view(np.uint64)
+    counts = [0, 0, 0, 0]
+    for i, ch in enumerate(letters):
+        c = COLOUR_LETTERS.index(ch)
+        counts[c] += 1
+        words[i >> 5] |= np.uint64(c << (2 * (i & 31)))
+    st[S.BAG_ORDERED] = 1
+    st[S.BAG_POS] = 0
+    st[S.BAG_LEN] = len(letters)
+    st[S.BAG_COUNT:S.BAG_COUNT + 4] = counts
+
+
+def bag_letters(st):
+    """The ordered bag still to be drawn, as colour letters."""
+    words = st[S.BAG:S.BAG + S.BAG_WORDS].view(np.uint64)
+    return "".join(COLOUR_LETTERS[(int(words[i >> 5]) >> (2 * (i & 31))) & 3]
+                   for i in range(int(st[S.BAG_POS]), int(st[S.BAG_LEN])))
+
+
+def start_state(players, bag):
+    """The start position: temples and treasures placed, each player draws 6 from bag."""
+    st = S.empty_state()
+    bb = st.view(np.uint64)
+    temples = mask_of(TEMPLE_SQUARES)
+    bb[S.BB_TILE:S.BB_TILE + 3] = temples
+    bb[S.BB_TREASURE:S.BB_TREASURE + 3] = temples
+    st[S.PLAYERS] = players
+    st[S.CATASTROPHES:S.CATASTROPHES + players] = 2
+    st[S.ACTIONS_LEFT] = 2
+    pack_bag(st, bag)
+    rng = make_rng(0)
+    for p in range(players):
+        for _ in range(6):
+            draw_tile(st, p, rng)
+    return st
+
+
+class Position:
+    """A game position: a state buffer plus what the viewer knows (hands, bag).
+
+    ``known_hands[i]`` is False for a hand the position's owner cannot see; such hands hold a
+    guess dealt from the unseen pool, which the engine never shows.  Draws from a counted bag
+    use this position's own seeded RNG state."""
+
+    __slots__ = ("st", "known_hands", "bag_known", "rng")
+
+    def __init__(self, st, known_hands=None, bag_known=True, rng=None):
+        self.st = st
+        n = int(st[S.PLAYERS])
+        self.known_hands = list(known_hands) if known_hands is not None else [True] * n
+        self.bag_known = bag_known
+        self.rng = rng if rng is not None else make_rng(0)
+
+    # --- construction ----------------------------------------------------------------------
+    @classmethod
+    def new(cls, players=2, seed=0):
+        if players not in (2, 3, 4):
+            raise TneError(f"players must be 2, 3 or 4, not {players}")
+        tiles = []
+        for c, total in enumerate(TILES_PER_COLOUR):
+            tiles += [COLOUR_LETTERS[c]] * (int(total) - (10 if c == 0 else 0))
+        order = np.random.default_rng(seed).permutation(len(tiles))
+        bag = "".join(tiles[i] for i in order)
+        return cls(start_state(players, bag), rng=make_rng(seed))
+
+    @classmethod
+    def from_json(cls, data, seed=0):
+        from .formats import position_from_dict
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as e:
+                raise TneError(f"position: not valid JSON: {e}") from None
+        st, known, bag_known = position_from_dict(data, seed=seed)
+        return cls(st, known, bag_known, make_rng(seed))
+
+    def to_json(self):
+        from .formats import position_to_dict
+        return position_to_dict(self.st, self.known_hands, self.bag_known)
+
+    def copy(self):
+        return Position(self.st.copy(), self.known_hands, self.bag_known, self.rng.copy())
+
+    # --- moves -----------------------------------------------------------------------------
+    def legal_codes(self):
+        n = _legal_moves(self.st, _MOVES)
+        return _MOVES[:n].tolist()
+
+    def legal_moves(self):
+        return [Move(c) for c in self.legal_codes()]
+
+    def push(self, move):
+        if isinstance(move, Move):
+            code = move.code
+        elif isinstance(move, str):
+            code = parse_move(move)
+        else:
+            code = int(move)
+        if self.is_over():
+            raise IllegalMoveError(f"'{move_text(code)}': the game is over")
+        if not self.known_hands[self.to_act]:
+            raise IllegalMoveError(f"the hand of player {self.to_act}, who must act, is unknown")
+        if code not in self.legal_codes():
+            raise IllegalMoveError(f"'{move_text(code)}' is not legal here ({self._asks()})")
+        apply_action(self.st, code, self.rng)
+        return self
+
+    def _asks(self):
+        pend = self.pending
+        who = f"player {self.to_act}"
+        if pend is None:
+            return f"{who} must choose an action"
+        return f"{who} must answer a pending {pend['kind']}"
+
+    # --- queries ---------------------------------------------------------------------------
+    @property
+    def players(self):
+        return int(self.st[S.PLAYERS])
+
+    @property
+    def to_act(self):
+        return int(self.st[S.TO_ACT])
+
+    @property
+    def turn(self):
+        return int(self.st[S.TURN])
+
+    @property
+    def actions_left(self):
+        return int(self.st[S.ACTIONS_LEFT])
+
+    @property
+    def pending(self):
+        from .formats import pending_dict
+        return pending_dict(self.st)
+
+    def is_over(self):
+        return int(self.st[S.PHASE]) == S.PH_OVER
+
+    @property
+    def scores(self):
+        keys = COLOURS + ("treasure",)
+        return [{k: int(self.st[S.SCORE + 5 * p + i]) for i, k in enumerate(keys)}
+                for p in range(self.players)]
+
+    def hand(self, player):
+        if not self.known_hands[player]:
+            return None
+        return {c: int(self.st[S.HAND + 4 * player + i]) for i, c in enumerate(COLOURS)}
+
+    def final_scores(self):
+        out = np.empty(4, dtype=np.int64)
+        result = []
+        for p in range(self.players):
+            final_values(self.st, p, out)
+            result.append(out.tolist())
+        return result
+
+    def ranking(self):
+        places = np.empty(4, dtype=np.int64)
+        _ranking(self.st, places)
+        return places[:self.players].tolist()
+
+    def __str__(self):
+        from .render import ascii_board
+        return ascii_board(self.st)
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and np.array_equal(self.st, other.st) \
+            and self.known_hands == other.known_hands and self.bag_known == other.bag_known
