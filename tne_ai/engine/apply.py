@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import U0, U1, dilate, flood, has, single, count3, popcount
-from ..board import LAND, RIVER, CORNERS, NEIGHBOUR_MASK, MONUMENTS
+from ..board import LAND, RIVER, CORNERS, NEIGHBOURS, NEIGHBOUR_MASK, MONUMENTS
 from .. import state as S
 from .kingdoms import label, kingdom_of, occupied, MAX_KINGDOMS
 from .rng import below
@@ -68,17 +68,15 @@ def withdraw_stranded(st, bb):
             lift_leader(st, bb, i >> 2, i & 3)
 
 
-@njit(cache=True)
-def kingdoms_next_to(kmask, nk, s, adj):
-    """Mark in adj[k] the kingdoms next to square s; return how many."""
-    n = 0
+@njit(cache=True, inline="always")
+def kingdoms_next_to(kmask, nk, s):
+    """Bit mask of the kingdoms next to square s (bit k for kingdom k)."""
+    adj = 0
     for k in range(nk):
-        hit = ((kmask[k, 0] & NEIGHBOUR_MASK[s, 0]) | (kmask[k, 1] & NEIGHBOUR_MASK[s, 1])
-               | (kmask[k, 2] & NEIGHBOUR_MASK[s, 2])) != U0
-        adj[k] = hit
-        if hit:
-            n += 1
-    return n
+        if ((kmask[k, 0] & NEIGHBOUR_MASK[s, 0]) | (kmask[k, 1] & NEIGHBOUR_MASK[s, 1])
+                | (kmask[k, 2] & NEIGHBOUR_MASK[s, 2])) != U0:
+            adj |= 1 << k
+    return adj
 
 
 @njit(cache=True)
@@ -86,8 +84,8 @@ def war_conflicts(st, bb, kmask):
     """Bit mask of the colours in conflict around the unifying tile (SPEC section 4)."""
     u = st[S.UNIFY_SQ]
     nk = label(bb, u, kmask)
-    adj = np.zeros(MAX_KINGDOMS, dtype=np.bool_)
-    if kingdoms_next_to(kmask, nk, u, adj) < 2:
+    adj = kingdoms_next_to(kmask, nk, u)
+    if adj & (adj - 1) == 0:
         return 0
     n = st[S.PLAYERS]
     mask = 0
@@ -98,7 +96,7 @@ def war_conflicts(st, bb, kmask):
             if s < 0:
                 continue
             k = kingdom_of(kmask, nk, s)
-            if k < 0 or not adj[k]:
+            if k < 0 or not (adj >> k) & 1:
                 continue
             if first < 0:
                 first = k
@@ -116,25 +114,28 @@ def treasure_taker(st):
     return _treasure_taker(st, bb, kmask)
 
 
+@njit(cache=True, inline="always")
+def region_of(bb, s):
+    """The region (connected tiles and leaders) holding the occupied square s."""
+    o0, o1, o2 = occupied(bb)
+    a0, a1, a2 = single(s)
+    return flood(a0, a1, a2, o0, o1, o2)
+
+
 @njit(cache=True)
 def _treasure_taker(st, bb, kmask):
     n = st[S.PLAYERS]
     t = st[S.TURN]
-    any_trader = False
-    for i in range(n):
-        if st[S.LEADER_SQ + 4 * i + 2] >= 0:
-            any_trader = True
-    if not any_trader or count3(bb[S.BB_TREASURE], bb[S.BB_TREASURE + 1], bb[S.BB_TREASURE + 2]) < 2:
+    if count3(bb[S.BB_TREASURE], bb[S.BB_TREASURE + 1], bb[S.BB_TREASURE + 2]) < 2:
         return -1
-    nk = label(bb, -1, kmask)
     for i in range(n):
         q = (t + i) % n
         s = st[S.LEADER_SQ + 4 * q + 2]
         if s < 0:
             continue
-        k = kingdom_of(kmask, nk, s)
-        if count3(kmask[k, 0] & bb[S.BB_TREASURE], kmask[k, 1] & bb[S.BB_TREASURE + 1],
-                  kmask[k, 2] & bb[S.BB_TREASURE + 2]) >= 2:
+        f0, f1, f2 = region_of(bb, s)
+        if count3(f0 & bb[S.BB_TREASURE], f1 & bb[S.BB_TREASURE + 1],
+                  f2 & bb[S.BB_TREASURE + 2]) >= 2:
             return q
     return -1
 
@@ -143,11 +144,10 @@ def _treasure_taker(st, bb, kmask):
 def treasure_choices(st, bb, kmask):
     """The treasures the taker may take: those in his trader's kingdom, corners first."""
     q = st[S.TO_ACT]
-    nk = label(bb, -1, kmask)
-    k = kingdom_of(kmask, nk, st[S.LEADER_SQ + 4 * q + 2])
-    t0 = kmask[k, 0] & bb[S.BB_TREASURE]
-    t1 = kmask[k, 1] & bb[S.BB_TREASURE + 1]
-    t2 = kmask[k, 2] & bb[S.BB_TREASURE + 2]
+    f0, f1, f2 = region_of(bb, st[S.LEADER_SQ + 4 * q + 2])
+    t0 = f0 & bb[S.BB_TREASURE]
+    t1 = f1 & bb[S.BB_TREASURE + 1]
+    t2 = f2 & bb[S.BB_TREASURE + 2]
     c0 = t0 & CORNERS[0]
     c1 = t1 & CORNERS[1]
     c2 = t2 & CORNERS[2]
@@ -171,10 +171,14 @@ def block_colour(bb, t):
     return c
 
 
+BLOCK_OFFSETS = np.array([17, 16, 1, 0], dtype=np.int64)
+
+
 @njit(cache=True)
-def monument_blocks(st, bb, blocks):
-    """The top-left squares of 2x2 one-colour blocks holding PLACED_SQ for which an unbuilt
-    monument has the colour; written into blocks, count returned."""
+def monument_blocks(st, bb):
+    """Bit mask over BLOCK_OFFSETS: bit i set if the 2x2 block with top-left
+    PLACED_SQ - BLOCK_OFFSETS[i] is four face-up tiles of one colour and an unbuilt monument
+    has that colour (bits in ascending square order)."""
     s = st[S.PLACED_SQ]
     c = tile_colour_at(bb, s)
     if c < 0:
@@ -185,18 +189,16 @@ def monument_blocks(st, bb, blocks):
             free = True
     if not free:
         return 0
-    n = 0
+    found = 0
     r = s >> 4
     col = s & 15
-    for dr in (1, 0):
-        for dc in (1, 0):
-            if r - dr < 0 or col - dc < 0:
-                continue
-            t = s - 16 * dr - dc
-            if block_colour(bb, t) == c:
-                blocks[n] = t
-                n += 1
-    return n
+    for i in range(4):
+        d = BLOCK_OFFSETS[i]
+        if r - (d >> 4) < 0 or col - (d & 1) < 0:
+            continue
+        if block_colour(bb, s - d) == c:
+            found |= 1 << i
+    return found
 
 
 # --- draws ----------------------------------------------------------------------------------
@@ -307,8 +309,7 @@ def treasure_check(st, bb, kmask, rng):
 
 @njit(cache=True)
 def monument_check(st, bb, kmask, rng):
-    blocks = np.empty(4, dtype=np.int64)
-    if monument_blocks(st, bb, blocks) > 0:
+    if monument_blocks(st, bb) != 0:
         st[S.PHASE] = S.PH_MONUMENT
         st[S.TO_ACT] = st[S.TURN]
     else:
@@ -317,17 +318,14 @@ def monument_check(st, bb, kmask, rng):
 
 
 @njit(cache=True)
-def start_war(st, c):
+def start_war(st, bb, kmask, c):
     """Fight colour c next: find the attacker (the active player's leader, else the first
     owner clockwise from him) and the defender, and ask the attacker to commit."""
     n = st[S.PLAYERS]
     t = st[S.TURN]
     u = st[S.UNIFY_SQ]
-    bb = st.view(np.uint64)
-    kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
     nk = label(bb, u, kmask)
-    adj = np.zeros(MAX_KINGDOMS, dtype=np.bool_)
-    kingdoms_next_to(kmask, nk, u, adj)
+    adj = kingdoms_next_to(kmask, nk, u)
     att = -1
     dfn = -1
     for i in range(n):
@@ -336,7 +334,7 @@ def start_war(st, c):
         if s < 0:
             continue
         k = kingdom_of(kmask, nk, s)
-        if k >= 0 and adj[k]:
+        if k >= 0 and (adj >> k) & 1:
             if att < 0:
                 att = q
             else:
@@ -365,7 +363,7 @@ def next_war(st, bb, kmask, rng):
         c = 0
         while not (mask >> c) & 1:
             c += 1
-        start_war(st, c)
+        start_war(st, bb, kmask, c)
     else:
         st[S.PHASE] = S.PH_WAR_CHOICE
         st[S.TO_ACT] = st[S.TURN]
@@ -438,17 +436,34 @@ def place_tile(st, bb, kmask, rng, c, s):
     st[S.HAND + 4 * p + c] -= 1
     bb[S.BB_TILE + 3 * c + (s >> 6)] |= U1 << np.uint64(s & 63)
     st[S.PLACED_SQ] = s
-    nk = label(bb, s, kmask)
-    adj = np.zeros(MAX_KINGDOMS, dtype=np.bool_)
-    na = kingdoms_next_to(kmask, nk, s, adj)
-    if na >= 2:
+    # the kingdoms next to s, by flooding from its occupied neighbours with s left out
+    o0, o1, o2 = occupied(bb)
+    x0, x1, x2 = single(s)
+    o0 &= ~x0
+    o1 &= ~x1
+    o2 &= ~x2
+    seen0 = seen1 = seen2 = U0
+    nk = 0
+    for i in range(4):
+        nsq = NEIGHBOURS[s, i]
+        if nsq < 0 or not has(o0, o1, o2, nsq) or has(seen0, seen1, seen2, nsq):
+            continue
+        a0, a1, a2 = single(nsq)
+        f0, f1, f2 = flood(a0, a1, a2, o0, o1, o2)
+        seen0 |= f0
+        seen1 |= f1
+        seen2 |= f2
+        if ((f0 & bb[S.BB_LEADER]) | (f1 & bb[S.BB_LEADER + 1]) | (f2 & bb[S.BB_LEADER + 2])) != U0:
+            kmask[nk, 0] = f0
+            kmask[nk, 1] = f1
+            kmask[nk, 2] = f2
+            nk += 1
+    if nk >= 2:
         st[S.UNIFY_SQ] = s
         next_war(st, bb, kmask, rng)
         return
-    if na == 1:
+    if nk == 1:
         k = 0
-        while not adj[k]:
-            k += 1
         scorer = -1
         king = -1
         for p2 in range(st[S.PLAYERS]):
@@ -471,11 +486,10 @@ def place_leader(st, bb, kmask, rng, c, s):
     if st[S.LEADER_SQ + 4 * p + c] >= 0:
         lift_leader(st, bb, p, c)
     put_leader(st, bb, p, c, s)
-    nk = label(bb, -1, kmask)
-    k = kingdom_of(kmask, nk, s)
+    f0, f1, f2 = region_of(bb, s)
     for q in range(st[S.PLAYERS]):
         qs = st[S.LEADER_SQ + 4 * q + c]
-        if q != p and qs >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], qs):
+        if q != p and qs >= 0 and has(f0, f1, f2, qs):
             st[S.PHASE] = S.PH_REVOLT
             st[S.CF_COLOUR] = c
             st[S.CF_ATTACKER] = p
@@ -536,7 +550,7 @@ def apply_action(st, a, rng):
         else:
             resolve_war(st, bb, kmask, rng, n)
     elif a < S.A_MONUMENT:
-        start_war(st, a - S.A_WAR)
+        start_war(st, bb, kmask, a - S.A_WAR)
     elif a < S.A_DECLINE:
         a -= S.A_MONUMENT
         m = a // 176

@@ -6,11 +6,12 @@ masks, so no square is visited one by one except to write its move.
 import numpy as np
 from numba import njit
 
-from ..bits import U0, U1, dilate, lowest_bit
+from ..bits import U0, U1, dilate, lowest_bit, count3, nth_square
 from ..board import LAND, RIVER, ALL
 from .. import state as S
+from .rng import below
 from .kingdoms import label, occupied, MAX_KINGDOMS
-from .apply import war_conflicts, monument_blocks, treasure_choices, MON_A, MON_B, tile_colour_at
+from .apply import kingdoms_next_to, BLOCK_OFFSETS, war_conflicts, monument_blocks, treasure_choices, MON_A, MON_B, tile_colour_at
 
 
 @njit(cache=True, inline="always")
@@ -78,15 +79,15 @@ def legal_moves(st, out):
                 n += 1
         return n
     if phase == S.PH_MONUMENT:
-        blocks = np.empty(4, dtype=np.int64)
-        nb = monument_blocks(st, bb, blocks)
-        blocks[:nb].sort()
-        c = tile_colour_at(bb, st[S.PLACED_SQ])
+        found = monument_blocks(st, bb)
+        s = st[S.PLACED_SQ]
+        c = tile_colour_at(bb, s)
         for m in range(6):
             if st[S.MON_SQ + m] < 0 and (MON_A[m] == c or MON_B[m] == c):
-                for i in range(nb):
-                    out[n] = S.A_MONUMENT + 176 * m + blocks[i]
-                    n += 1
+                for i in range(4):
+                    if (found >> i) & 1:
+                        out[n] = S.A_MONUMENT + 176 * m + s - BLOCK_OFFSETS[i]
+                        n += 1
         out[n] = S.A_DECLINE
         return n + 1
     if phase == S.PH_TREASURE:
@@ -154,3 +155,127 @@ def action_moves(st, bb, kmask, p, out):
                 n += 1
     out[n] = S.A_PASS
     return n + 1
+
+
+def _swap_index_table():
+    table = np.full(7 * 7 * 7 * 7, -1, dtype=np.int64)
+    for i, (r, b, g, k) in enumerate(S.SWAP_COUNTS):
+        table[((r * 7 + b) * 7 + g) * 7 + k] = i
+    return table
+
+
+SWAP_INDEX = _swap_index_table()
+
+
+@njit(cache=True)
+def leader_move_ok(st, bb, kmask, p, c, target):
+    """Exact check of a board leader's move: with it lifted, target touches <= 1 kingdom."""
+    nk = label(bb, st[S.LEADER_SQ + 4 * p + c], kmask)
+    adj = kingdoms_next_to(kmask, nk, target)
+    return adj & (adj - 1) == 0
+
+
+@njit(cache=True)
+def random_move(st, rng, out):
+    """A move drawn uniformly from the legal moves of whoever must act, without listing them
+    all: moves are counted per kind by popcount and only the drawn one is built.  A board
+    leader's move is drawn from a superset (every empty land square next to a temple) and
+    checked exactly; an illegal draw is redrawn, which keeps the pick uniform."""
+    if st[S.PHASE] != S.PH_ACTION:
+        n = legal_moves(st, out)
+        return out[below(rng, n)]
+    bb = st.view(np.uint64)
+    kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+    p = st[S.TO_ACT]
+    nk = label(bb, -1, kmask)
+    tw0, tw1, tw2, th0, th1, th2 = touch_counts(kmask, nk)
+    o0, o1, o2 = occupied(bb)
+    e0 = ~(o0 | bb[S.BB_CATA]) & ALL[0]
+    e1 = ~(o1 | bb[S.BB_CATA + 1]) & ALL[1]
+    e2 = ~(o2 | bb[S.BB_CATA + 2]) & ALL[2]
+    land_n = count3(e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1, e2 & LAND[2] & ~th2)
+    river_n = count3(e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1, e2 & RIVER[2] & ~th2)
+    r0, r1, r2 = dilate(bb[S.BB_TILE], bb[S.BB_TILE + 1], bb[S.BB_TILE + 2])
+    r0 &= e0 & LAND[0]
+    r1 &= e1 & LAND[1]
+    r2 &= e2 & LAND[2]
+    near_temple_n = count3(r0, r1, r2)
+    supply_n = count3(r0 & ~tw0, r1 & ~tw1, r2 & ~tw2)
+    hand = st[S.HAND + 4 * p:S.HAND + 4 * p + 4]
+    tile_n = 0
+    for c in range(4):
+        if hand[c] > 0:
+            tile_n += river_n if c == 1 else land_n
+    leader_n = 0
+    withdraw_n = 0
+    for c in range(4):
+        if st[S.LEADER_SQ + 4 * p + c] < 0:
+            leader_n += supply_n
+        else:
+            leader_n += near_temple_n
+            withdraw_n += 1
+    cata_n = 0
+    if st[S.CATASTROPHES + p] > 0:
+        f0 = f1 = f2 = U0
+        for c in range(4):
+            f0 |= bb[S.BB_TILE + 3 * c]
+            f1 |= bb[S.BB_TILE + 3 * c + 1]
+            f2 |= bb[S.BB_TILE + 3 * c + 2]
+        c0 = e0 | (f0 & ~bb[S.BB_TREASURE])
+        c1 = e1 | (f1 & ~bb[S.BB_TREASURE + 1])
+        c2 = e2 | (f2 & ~bb[S.BB_TREASURE + 2])
+        cata_n = count3(c0, c1, c2)
+    swap_n = (hand[0] + 1) * (hand[1] + 1) * (hand[2] + 1) * (hand[3] + 1) - 1
+    total = tile_n + leader_n + withdraw_n + cata_n + swap_n + 1
+    while True:
+        k = below(rng, total)
+        if k < tile_n:
+            for c in range(4):
+                if hand[c] == 0:
+                    continue
+                if c == 1:
+                    if k < river_n:
+                        return S.A_TILE + 176 + nth_square(e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1,
+                                                           e2 & RIVER[2] & ~th2, k)
+                    k -= river_n
+                else:
+                    if k < land_n:
+                        return S.A_TILE + 176 * c + nth_square(e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1,
+                                                               e2 & LAND[2] & ~th2, k)
+                    k -= land_n
+        k -= tile_n
+        if k < leader_n:
+            for c in range(4):
+                if st[S.LEADER_SQ + 4 * p + c] < 0:
+                    if k < supply_n:
+                        return S.A_LEADER + 176 * c + nth_square(r0 & ~tw0, r1 & ~tw1, r2 & ~tw2, k)
+                    k -= supply_n
+                else:
+                    if k < near_temple_n:
+                        target = nth_square(r0, r1, r2, k)
+                        if leader_move_ok(st, bb, kmask, p, c, target):
+                            return S.A_LEADER + 176 * c + target
+                        break
+                    k -= near_temple_n
+            continue
+        k -= leader_n
+        if k < withdraw_n:
+            for c in range(4):
+                if st[S.LEADER_SQ + 4 * p + c] >= 0:
+                    if k == 0:
+                        return S.A_WITHDRAW + c
+                    k -= 1
+        k -= withdraw_n
+        if k < cata_n:
+            return S.A_CATASTROPHE + nth_square(c0, c1, c2, k)
+        k -= cata_n
+        if k < swap_n:
+            k += 1
+            d0 = k % (hand[0] + 1)
+            k //= hand[0] + 1
+            d1 = k % (hand[1] + 1)
+            k //= hand[1] + 1
+            d2 = k % (hand[2] + 1)
+            d3 = k // (hand[2] + 1)
+            return S.A_SWAP + SWAP_INDEX[((d0 * 7 + d1) * 7 + d2) * 7 + d3]
+        return S.A_PASS

@@ -3,8 +3,8 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from .apply import apply_action
-from .movegen import legal_moves
+from .apply import apply_action, draw_tile
+from .movegen import legal_moves, random_move
 from .rng import below
 
 
@@ -14,8 +14,7 @@ def random_game(st, rng, moves, max_moves):
     return the number of moves made."""
     made = 0
     while st[S.PHASE] != S.PH_OVER and made < max_moves:
-        n = legal_moves(st, moves)
-        apply_action(st, moves[below(rng, n)], rng)
+        apply_action(st, random_move(st, rng, moves), rng)
         made += 1
     return made
 
@@ -34,4 +33,38 @@ def perft(st, depth, rng, moves_stack):
         child = st.copy()
         apply_action(child, moves_stack[depth - 1, i], rng)
         total += perft(child, depth - 1, rng, moves_stack)
+    return total
+
+
+@njit(cache=True)
+def shuffled_start(template, rng):
+    """A start position from a template (board, players and catastrophes set, the full bag
+    of 143 in the ordered bag, no hands): shuffle the bag with rng, then each player draws
+    6 in turn order."""
+    st = template.copy()
+    n = st[S.BAG_LEN]
+    tiles = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        tiles[i] = (st[S.BAG + (i >> 5)] >> (2 * (i & 31))) & 3
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    for w in range(S.BAG_WORDS):
+        st[S.BAG + w] = 0
+    for i in range(n):
+        st[S.BAG + (i >> 5)] |= tiles[i] << (2 * (i & 31))
+    st[S.BAG_POS] = 0
+    for p in range(st[S.PLAYERS]):
+        for _ in range(6):
+            draw_tile(st, p, rng)
+    return st
+
+
+@njit(cache=True)
+def random_games(template, rng, games, max_moves, moves):
+    """Play that many random games from shuffled starts; return the total moves made."""
+    total = 0
+    for _ in range(games):
+        st = shuffled_start(template, rng)
+        total += random_game(st, rng, moves, max_moves)
     return total
