@@ -27,7 +27,6 @@ def pack_bag(st, letters):
         counts[c] += 1
         words[i >> 5] |= np.uint64(c << (2 * (i & 31)))
     st[S.BAG_ORDERED] = 1
-    st[S.BAG_POS] = 0
     st[S.BAG_LEN] = len(letters)
     st[S.BAG_COUNT:S.BAG_COUNT + 4] = counts
 
@@ -36,11 +35,12 @@ def bag_letters(st):
     """The ordered bag still to be drawn, as colour letters."""
     words = st[S.BAG:S.BAG + S.BAG_WORDS].view(np.uint64)
     return "".join(COLOUR_LETTERS[(int(words[i >> 5]) >> (2 * (i & 31))) & 3]
-                   for i in range(int(st[S.BAG_POS]), int(st[S.BAG_LEN])))
+                   for i in range(int(st[S.BAG_LEN])))
 
 
-def start_state(players, bag):
-    """The start position: temples and treasures placed, each player draws 6 from bag."""
+def start_state(players, bag, deal=True):
+    """The start position: temples and treasures placed, then (with deal) each player in
+    turn order draws 6 tiles from the front of the ordered bag."""
     st = S.empty_state()
     bb = st.view(np.uint64)
     temples = mask_of(TEMPLE_SQUARES)
@@ -50,10 +50,11 @@ def start_state(players, bag):
     st[S.CATASTROPHES:S.CATASTROPHES + players] = 2
     st[S.ACTIONS_LEFT] = 2
     pack_bag(st, bag)
-    rng = make_rng(0)
-    for p in range(players):
-        for _ in range(6):
-            draw_tile(st, p, rng)
+    if deal:
+        rng = make_rng(0)
+        for p in range(players):
+            for _ in range(6):
+                draw_tile(st, p, rng)
     return st
 
 

@@ -215,11 +215,16 @@ def draw_tile(st, p, rng):
     """Draw one tile for p from the bag (front of an ordered bag, or at random from the counts
     with the explicit RNG state); return its colour, or -1 if the bag is empty."""
     if st[S.BAG_ORDERED]:
-        i = st[S.BAG_POS]
-        if i >= st[S.BAG_LEN]:
+        # the front tile is the low 2 bits of the first word; shift the rest down by one tile
+        # so the bag always starts at bit 0 (a position then has one encoding)
+        if st[S.BAG_LEN] == 0:
             return -1
-        c = (st[S.BAG + (i >> 5)] >> (2 * (i & 31))) & 3
-        st[S.BAG_POS] = i + 1
+        words = st.view(np.uint64)
+        c = st[S.BAG] & 3
+        for w in range(S.BAG, S.BAG + S.BAG_WORDS - 1):
+            words[w] = (words[w] >> np.uint64(2)) | (words[w + 1] << np.uint64(62))
+        words[S.BAG + S.BAG_WORDS - 1] >>= np.uint64(2)
+        st[S.BAG_LEN] -= 1
     else:
         total = st[S.BAG_COUNT] + st[S.BAG_COUNT + 1] + st[S.BAG_COUNT + 2] + st[S.BAG_COUNT + 3]
         if total == 0:

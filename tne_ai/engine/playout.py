@@ -53,7 +53,6 @@ def shuffled_start(template, rng):
         st[S.BAG + w] = 0
     for i in range(n):
         st[S.BAG + (i >> 5)] |= tiles[i] << (2 * (i & 31))
-    st[S.BAG_POS] = 0
     for p in range(st[S.PLAYERS]):
         for _ in range(6):
             draw_tile(st, p, rng)
