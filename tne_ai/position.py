@@ -10,32 +10,10 @@ from .engine.movegen import legal_moves as _legal_moves
 from .engine.rng import make_rng
 from .engine.scoring import final_values, ranking as _ranking
 from .errors import IllegalMoveError, TneError
+from .formats import pack_bag
 from .notation import Move, move_text, parse_move
 
 _MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
-
-
-def pack_bag(st, letters):
-    """Write an ordered bag (a string of colour letters) into the state."""
-    if len(letters) > S.MAX_BAG:
-        raise TneError(f"bag: {len(letters)} tiles, at most {S.MAX_BAG}")
-    st[S.BAG:S.BAG + S.BAG_WORDS] = 0
-    words = st[S.BAG:S.BAG + S.BAG_WORDS].view(np.uint64)
-    counts = [0, 0, 0, 0]
-    for i, ch in enumerate(letters):
-        c = COLOUR_LETTERS.index(ch)
-        counts[c] += 1
-        words[i >> 5] |= np.uint64(c << (2 * (i & 31)))
-    st[S.BAG_ORDERED] = 1
-    st[S.BAG_LEN] = len(letters)
-    st[S.BAG_COUNT:S.BAG_COUNT + 4] = counts
-
-
-def bag_letters(st):
-    """The ordered bag still to be drawn, as colour letters."""
-    words = st[S.BAG:S.BAG + S.BAG_WORDS].view(np.uint64)
-    return "".join(COLOUR_LETTERS[(int(words[i >> 5]) >> (2 * (i & 31))) & 3]
-                   for i in range(int(st[S.BAG_LEN])))
 
 
 def start_state(players, bag, deal=True):

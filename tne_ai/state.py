@@ -24,8 +24,7 @@ OUT_OF_GAME        4      tiles removed from the game by colour (wars, revolts, 
 HIDDEN_DISCARDS    1      tiles discarded face down by swaps
 BAG_COUNT          4      tiles of each colour in the bag
 BAG_ORDERED        1      1: draws come from the front of BAG (ordered); 0: random from counts
-BAG_POS            1      index in BAG of the next tile to draw (ordered bag)
-BAG_LEN            1      number of entries written in BAG (ordered bag)
+BAG_LEN            1      tiles in the ordered bag (the next to draw is tile 0)
 PLAYERS            1      2..4
 TURN               1      player whose turn it is
 ACTIONS_LEFT       1      2 or 1 (the action in progress counts); 0 once the game is over
@@ -37,7 +36,8 @@ CF_DEFENDER        1      defender of the conflict in progress
 CF_COMMIT          1      tiles the attacker committed, -1 until he has
 UNIFY_SQ           1      square of the unifying tile while wars last, else -1
 PLACED_SQ          1      square of the tile placed by this action (monument check), else -1
-BAG                5      ordered bag, 2 bits a tile (colour), tile i in word i >> 5
+BAG                5      ordered bag, 2 bits a tile (colour), tile i in word i >> 5,
+                          bits 2*(i & 31); a draw shifts the rest down by one tile
 =================  =====  ===========================================================
 
 Phases (the decision the state waits for):
@@ -71,22 +71,21 @@ OUT_OF_GAME = 92
 HIDDEN_DISCARDS = 96
 BAG_COUNT = 97
 BAG_ORDERED = 101
-BAG_POS = 102
-BAG_LEN = 103
-PLAYERS = 104
-TURN = 105
-ACTIONS_LEFT = 106
-PHASE = 107
-TO_ACT = 108
-CF_COLOUR = 109
-CF_ATTACKER = 110
-CF_DEFENDER = 111
-CF_COMMIT = 112
-UNIFY_SQ = 113
-PLACED_SQ = 114
-BAG = 115
+BAG_LEN = 102
+PLAYERS = 103
+TURN = 104
+ACTIONS_LEFT = 105
+PHASE = 106
+TO_ACT = 107
+CF_COLOUR = 108
+CF_ATTACKER = 109
+CF_DEFENDER = 110
+CF_COMMIT = 111
+UNIFY_SQ = 112
+PLACED_SQ = 113
+BAG = 114
 BAG_WORDS = 5
-STATE_SIZE = BAG + BAG_WORDS  # 120 words, 960 bytes
+STATE_SIZE = BAG + BAG_WORDS  # 119 words, 952 bytes
 MAX_BAG = BAG_WORDS * 32
 
 SCORE_TREASURE = 4
