@@ -380,13 +380,11 @@ def resolve_war(st, bb, kmask, rng, defender_commit):
     c = st[S.CF_COLOUR]
     att = st[S.CF_ATTACKER]
     dfn = st[S.CF_DEFENDER]
-    u = st[S.UNIFY_SQ]
-    nk = label(bb, u, kmask)
+    sa, sd = conflict_strengths(st)
+    nk = label(bb, st[S.UNIFY_SQ], kmask)
     ka = kingdom_of(kmask, nk, st[S.LEADER_SQ + 4 * att + c])
     kd = kingdom_of(kmask, nk, st[S.LEADER_SQ + 4 * dfn + c])
     base = S.BB_TILE + 3 * c
-    sa = count3(kmask[ka, 0] & bb[base], kmask[ka, 1] & bb[base + 1], kmask[ka, 2] & bb[base + 2])
-    sd = count3(kmask[kd, 0] & bb[base], kmask[kd, 1] & bb[base + 1], kmask[kd, 2] & bb[base + 2])
     if sa + st[S.CF_COMMIT] > sd + defender_commit:
         winner, loser, kl = att, dfn, kd
     else:
@@ -417,12 +415,11 @@ def resolve_war(st, bb, kmask, rng, defender_commit):
 
 @njit(cache=True)
 def resolve_revolt(st, bb, kmask, rng, defender_commit):
-    c = st[S.CF_COLOUR]
     att = st[S.CF_ATTACKER]
     dfn = st[S.CF_DEFENDER]
-    sa = red_next_to(bb, st[S.LEADER_SQ + 4 * att + c]) + st[S.CF_COMMIT]
-    sd = red_next_to(bb, st[S.LEADER_SQ + 4 * dfn + c]) + defender_commit
-    if sa > sd:
+    c = st[S.CF_COLOUR]
+    sa, sd = conflict_strengths(st)
+    if sa + st[S.CF_COMMIT] > sd + defender_commit:
         winner, loser = att, dfn
     else:
         winner, loser = dfn, att
@@ -579,3 +576,27 @@ def apply_action(st, a, rng):
         bb[S.BB_TREASURE + (s >> 6)] &= ~(U1 << np.uint64(s & 63))
         st[S.SCORE + 5 * p + S.SCORE_TREASURE] += 1
         treasure_check(st, bb, kmask, rng)
+
+
+@njit(cache=True)
+def conflict_strengths(st):
+    """(attacker, defender) strength on the board in the conflict in progress, before
+    commits: adjacent face-up temples in a revolt, tiles of the war colour in each side's
+    kingdom (unifying tile left out) in a war.  (0, 0) when no conflict is pending."""
+    bb = st.view(np.uint64)
+    phase = st[S.PHASE]
+    c = st[S.CF_COLOUR]
+    att = st[S.CF_ATTACKER]
+    dfn = st[S.CF_DEFENDER]
+    if phase == S.PH_REVOLT:
+        return (red_next_to(bb, st[S.LEADER_SQ + 4 * att + c]),
+                red_next_to(bb, st[S.LEADER_SQ + 4 * dfn + c]))
+    if phase != S.PH_WAR:
+        return 0, 0
+    kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+    nk = label(bb, st[S.UNIFY_SQ], kmask)
+    ka = kingdom_of(kmask, nk, st[S.LEADER_SQ + 4 * att + c])
+    kd = kingdom_of(kmask, nk, st[S.LEADER_SQ + 4 * dfn + c])
+    base = S.BB_TILE + 3 * c
+    return (count3(kmask[ka, 0] & bb[base], kmask[ka, 1] & bb[base + 1], kmask[ka, 2] & bb[base + 2]),
+            count3(kmask[kd, 0] & bb[base], kmask[kd, 1] & bb[base + 1], kmask[kd, 2] & bb[base + 2]))
