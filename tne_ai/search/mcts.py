@@ -1,0 +1,230 @@
+"""Single-observer information-set MCTS (SO-ISMCTS) in numba.
+
+One tree over the searcher's view.  Each iteration samples a determinization of the root
+(``determinize``), walks the tree choosing by UCB among the children whose action is legal
+in that sample (availability counts: a child's ``avail`` grows each time it was selectable),
+expands one untried legal action, plays a random rollout (to the end when ``rollout_depth``
+is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up
+the reward: from the final ranking when the game ended (win 1, a shared first place split,
+loss 0), else the heuristic win chance; each node accumulates the reward of the player who
+chose its action.  Tile draws are sampled through the determinized bag.
+
+The tree lives in preallocated numpy arrays (no Python object per node); see ``Tree``.
+"""
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from .. import state as S
+from ..engine.apply import apply_action
+from ..engine.movegen import legal_moves
+from ..engine.playout import random_game
+from ..engine.rng import below, make_rng
+from .determinize import determinize
+from .evaluate import evaluate
+
+MAX_DEPTH = 1024
+FULL_ROLLOUT = 1 << 30
+
+# bytes per node: action, parent, first child, next sibling (int32 each), visits and
+# availability (int32 each), value (float64), player (int8)
+NODE_BYTES = 4 * 4 + 4 * 2 + 8 + 1
+
+
+class Tree:
+    """A search tree in flat arrays, capacity nodes; node 0 is the root."""
+
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.action = np.empty(capacity, dtype=np.int32)
+        self.parent = np.empty(capacity, dtype=np.int32)
+        self.child = np.empty(capacity, dtype=np.int32)
+        self.sibling = np.empty(capacity, dtype=np.int32)
+        self.player = np.empty(capacity, dtype=np.int8)
+        self.visits = np.empty(capacity, dtype=np.int32)
+        self.avail = np.empty(capacity, dtype=np.int32)
+        self.value = np.empty(capacity, dtype=np.float64)
+        self.count = np.zeros(1, dtype=np.int64)  # nodes in use
+        reset_tree(self.action, self.parent, self.child, self.sibling, self.player, self.visits,
+                   self.avail, self.value, self.count)
+
+    def arrays(self):
+        return (self.action, self.parent, self.child, self.sibling, self.player, self.visits,
+                self.avail, self.value, self.count)
+
+    def root_children(self):
+        """(action, visits, mean value) of every child of the root."""
+        out = []
+        ch = int(self.child[0])
+        while ch >= 0:
+            v = int(self.visits[ch])
+            out.append((int(self.action[ch]), v, float(self.value[ch]) / v if v else 0.0))
+            ch = int(self.sibling[ch])
+        return out
+
+
+@njit(cache=True, nogil=True)
+def reset_tree(action, parent, child, sibling, player, visits, avail, value, count):
+    action[0] = -1
+    parent[0] = -1
+    child[0] = -1
+    sibling[0] = -1
+    player[0] = -1
+    visits[0] = 0
+    avail[0] = 0
+    value[0] = 0.0
+    count[0] = 1
+
+
+@njit(cache=True, nogil=True)
+def run_iterations(root, viewer, iterations, c_explore, rollout_depth, rng,
+                   action, parent, child, sibling, player, visits, avail, value, count):
+    """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
+    capacity = action.shape[0]
+    st = np.empty_like(root)
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+    child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+    path = np.empty(MAX_DEPTH, dtype=np.int64)
+    reward = np.empty(4, dtype=np.float64)
+    stamp = 0
+    for _ in range(iterations):
+        determinize(root, viewer, rng, st)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
+            n = legal_moves(st, moves)
+            stamp += 1
+            for i in range(n):
+                legal_stamp[moves[i]] = stamp
+            best = -1
+            best_score = -1e300
+            legal_children = 0
+            ch = child[node]
+            while ch >= 0:
+                a = action[ch]
+                if legal_stamp[a] == stamp:
+                    legal_children += 1
+                    child_stamp[a] = stamp
+                    avail[ch] += 1
+                    v = visits[ch]
+                    score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
+                    if score > best_score:
+                        best_score = score
+                        best = ch
+                ch = sibling[ch]
+            if legal_children < n and count[0] < capacity:
+                a = moves[below(rng, n)]
+                while child_stamp[a] == stamp:
+                    a = moves[below(rng, n)]
+                new = count[0]
+                count[0] = new + 1
+                action[new] = a
+                parent[new] = node
+                child[new] = -1
+                sibling[new] = child[node]
+                child[node] = new
+                player[new] = st[S.TO_ACT]
+                visits[new] = 0
+                avail[new] = 1
+                value[new] = 0.0
+                apply_action(st, a, rng)
+                depth += 1
+                path[depth] = new
+                break
+            if best < 0:
+                break
+            apply_action(st, action[best], rng)
+            depth += 1
+            path[depth] = best
+            node = best
+        random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
+        evaluate(st, reward)
+        visits[0] += 1
+        for d in range(1, depth + 1):
+            nd = path[d]
+            visits[nd] += 1
+            value[nd] += reward[player[nd]]
+    return iterations
+
+
+class SearchResult:
+    """The chosen move and the statistics behind it."""
+
+    def __init__(self, move, iterations, seconds, alternatives, nodes):
+        self.move = move                  # action code
+        self.iterations = iterations
+        self.seconds = seconds
+        self.alternatives = alternatives  # [(action, visits, mean value)], most visited first
+        self.nodes = nodes
+
+    def to_dict(self):
+        from ..notation import move_text
+        return {"move": move_text(self.move), "iterations": self.iterations,
+                "seconds": round(self.seconds, 4), "nodes": self.nodes,
+                "alternatives": [{"move": move_text(a), "visits": v, "mean": round(m, 4)}
+                                 for a, v, m in self.alternatives]}
+
+
+def _thread_seed(seed, index):
+    return (int(seed) * 1000003 + index * 7919 + 1) & 0x7FFFFFFFFFFFFFFF
+
+
+def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_depth=-1,
+           capacity=None, batch=32):
+    """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
+    or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
+    by summing visits and values per action.  Returns a SearchResult."""
+    if iterations is None and seconds is None:
+        raise ValueError("give an iteration budget, a time budget or both")
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(st, moves)
+    start = time.perf_counter()
+    if n == 1:
+        return SearchResult(int(moves[0]), 0, time.perf_counter() - start, [(int(moves[0]), 0, 0.0)], 1)
+    viewer = int(st[S.TO_ACT])
+    threads = max(1, int(threads))
+    shares = [None] * threads
+    if iterations is not None:
+        shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
+    if capacity is None:
+        capacity = (max(shares) + 2) if iterations is not None else 1 << 20
+        capacity = min(capacity, 1 << 22)
+    deadline = start + seconds if seconds is not None else None
+    root = st.copy()
+
+    def one_tree(i):
+        tree = Tree(capacity)
+        rng = make_rng(_thread_seed(seed, i))
+        done = 0
+        budget = shares[i]
+        while True:
+            step = batch if budget is None else min(batch, budget - done)
+            if step <= 0:
+                break
+            run_iterations(root, viewer, step, c, rollout_depth, rng, *tree.arrays())
+            done += step
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return tree, done
+
+    if threads == 1:
+        results = [one_tree(0)]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(one_tree, range(threads)))
+    stats = {}
+    for tree, _ in results:
+        for a, v, m in tree.root_children():
+            tv, tval = stats.get(a, (0, 0.0))
+            stats[a] = (tv + v, tval + m * v)
+    alternatives = sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
+                          key=lambda x: (-x[1], -x[2], x[0]))
+    total = sum(d for _, d in results)
+    nodes = sum(int(t.count[0]) for t, _ in results)
+    return SearchResult(alternatives[0][0], total, time.perf_counter() - start, alternatives, nodes)
