@@ -1,0 +1,133 @@
+"""ISMCTS: determinization never peeks, the search answers legal moves everywhere and is
+reproducible for a seed, an iteration budget and a thread count."""
+import numpy as np
+import pytest
+
+from tne_ai import state as S
+from tne_ai.board import TILES_PER_COLOUR
+from tne_ai.engine.apply import apply_action
+from tne_ai.engine.movegen import legal_moves
+from tne_ai.engine.rng import below, make_rng
+from tne_ai.position import Position
+from tne_ai.search.determinize import determinize
+from tne_ai.search.mcts import search
+
+MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
+
+
+def random_walk(players, seed, stop):
+    """Random moves from a new game until stop(st) holds (None if the game ends first)."""
+    pos = Position.new(players, seed=seed)
+    rng = make_rng(seed)
+    while not pos.is_over():
+        if stop(pos.st):
+            return pos
+        n = legal_moves(pos.st, MOVES)
+        apply_action(pos.st, MOVES[below(rng, n)], rng)
+    return None
+
+
+def first_walk(players, stop):
+    for seed in range(500):
+        pos = random_walk(players, seed, stop)
+        if pos is not None:
+            return pos
+    raise AssertionError("no random game reached the wanted situation")
+
+
+def board_count(st, c):
+    words = st[S.BB_TILE + 3 * c:S.BB_TILE + 3 * c + 3]
+    return sum(bin(int(w) & (2 ** 64 - 1)).count("1") for w in words) + 4 * int((st[S.MON_TILES:S.MON_TILES + 6] == c).sum())
+
+
+def hidden_variant(pos, viewer, seed):
+    """The same information set for viewer with other opponent hands and bag: reload the
+    position with every other hand unknown and the bag omitted (dealt anew by the seed)."""
+    d = pos.to_json()
+    for p in range(pos.players):
+        if p != viewer:
+            d["hands"][p] = None
+    d["hand_sizes"] = [sum(pos.hand(p).values()) for p in range(pos.players)]
+    del d["bag"]
+    return Position.from_json(d, seed=seed)
+
+
+MID = dict(players=3, stop=lambda st: st[S.PHASE] == S.PH_ACTION and st[S.BAG_LEN] < 90)
+
+
+def test_determinized_tiles_are_conserved_and_match_the_unseen_pool():
+    pos = first_walk(**MID)
+    viewer = pos.to_act
+    out = np.empty_like(pos.st)
+    rng = make_rng(1)
+    for _ in range(50):
+        determinize(pos.st, viewer, rng, out)
+        for c in range(4):
+            others = sum(out[S.HAND + 4 * p + c] for p in range(pos.players) if p != viewer)
+            on_board = board_count(pos.st, c)
+            unseen = TILES_PER_COLOUR[c] - on_board - pos.st[S.OUT_OF_GAME + c] - pos.st[S.HAND + 4 * viewer + c]
+            # dealt hands and bag come out of the unseen pool; the hidden discards take the rest
+            assert others + out[S.BAG_COUNT + c] <= unseen
+        assert (out[S.HAND + 4 * viewer:S.HAND + 4 * viewer + 4] == pos.st[S.HAND + 4 * viewer:S.HAND + 4 * viewer + 4]).all()
+        for p in range(pos.players):
+            assert out[S.HAND + 4 * p:S.HAND + 4 * p + 4].sum() == pos.st[S.HAND + 4 * p:S.HAND + 4 * p + 4].sum()
+        total = sum(board_count(out, c) for c in range(4)) + out[S.HAND:S.HAND + 16].sum() + \
+            out[S.BAG_COUNT:S.BAG_COUNT + 4].sum() + out[S.OUT_OF_GAME:S.OUT_OF_GAME + 4].sum() + out[S.HIDDEN_DISCARDS]
+        assert total == 153
+        assert out[S.BAG_LEN] == pos.st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()
+
+
+def test_determinization_ignores_the_true_hidden_tiles():
+    pos = first_walk(**MID)
+    viewer = pos.to_act
+    other = hidden_variant(pos, viewer, seed=99)
+    assert not np.array_equal(other.st, pos.st)  # the hidden part really differs
+    a = np.empty_like(pos.st)
+    b = np.empty_like(pos.st)
+    determinize(pos.st, viewer, make_rng(7), a)
+    determinize(other.st, viewer, make_rng(7), b)
+    assert np.array_equal(a, b)
+
+
+SITUATIONS = {
+    "start": lambda st: True,
+    "mid-game": lambda st: st[S.PHASE] == S.PH_ACTION and st[S.BAG_LEN] < 90,
+    "conflict-commit": lambda st: st[S.PHASE] in (S.PH_REVOLT, S.PH_WAR) and st[S.HAND + 4 * st[S.TO_ACT] + (0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR])] > 0,
+    "end-game": lambda st: st[S.PHASE] == S.PH_ACTION and st[S.BAG_LEN] < 8,
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("situation", list(SITUATIONS))
+def test_search_returns_a_legal_move(players, situation):
+    pos = first_walk(players, SITUATIONS[situation])
+    legal = set(pos.legal_codes())
+    for rollout in (-1, 0, 5):
+        result = search(pos.st, iterations=200, seed=3, rollout_depth=rollout)
+        assert result.move in legal
+        assert len(legal) == 1 or result.iterations == 200
+
+
+def test_same_seed_and_budget_give_the_same_move_with_one_and_two_threads():
+    pos = first_walk(**MID)
+    for threads in (1, 2):
+        first = search(pos.st, iterations=600, seed=11, threads=threads)
+        again = search(pos.st, iterations=600, seed=11, threads=threads)
+        assert first.move == again.move
+        assert first.alternatives == again.alternatives
+
+
+def test_search_is_the_same_with_and_without_the_true_hidden_tiles():
+    pos = first_walk(**MID)
+    other = hidden_variant(pos, pos.to_act, seed=5)
+    for threads in (1, 2):
+        a = search(pos.st, iterations=400, seed=21, threads=threads)
+        b = search(other.st, iterations=400, seed=21, threads=threads)
+        assert a.move == b.move and a.alternatives == b.alternatives
+
+
+def test_a_forced_decision_is_answered_without_search():
+    pos = first_walk(2, lambda st: st[S.PHASE] in (S.PH_REVOLT, S.PH_WAR)
+                     and st[S.HAND + 4 * st[S.TO_ACT] + (0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR])] == 0)
+    result = search(pos.st, iterations=1000, seed=1)
+    assert result.iterations == 0 and result.move == S.A_COMMIT
