@@ -1,0 +1,14 @@
+"""tne_ai: a Tigris & Euphrates rules engine and AI (numba kernels, ISMCTS, CLI).
+
+    from tne_ai import Position, make_agent
+    p = Position.new(players=2, seed=1)
+    p.push(make_agent("mcts:iterations=2000").choose(p))
+"""
+from .agents import Agent, make_agent
+from .errors import IllegalMoveError, NotationError, PositionError, TneError
+from .notation import Move
+from .position import Position
+
+__version__ = "0.1.0"
+__all__ = ["Position", "Move", "Agent", "make_agent", "TneError", "NotationError",
+           "IllegalMoveError", "PositionError", "__version__"]
