@@ -7,7 +7,6 @@ Click's own usage errors (an unknown option, ``--players 5``) keep click's forma
 """
 import contextlib
 import json
-import secrets
 import sys
 
 import click
@@ -104,14 +103,12 @@ def main():
 @main.command()
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
               help="Number of players.")
-@click.option("--seed", type=int, default=None,
-              help="Seed of the bag shuffle (default: a random one).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the bag shuffle.")
 def new(players, seed):
     """Print the start position of a new game."""
     from tne_ai.position import Position
 
-    if seed is None:
-        seed = secrets.randbits(31)
     with _reported():
         p = Position.new(players, seed)
     click.echo(_position_json(p))
@@ -165,6 +162,36 @@ def apply(position, moves, seed, output):
             f.write(text + "\n")
     except OSError as e:
         raise CliError(f"{output}: cannot write: {e.strerror or _one_line(e)}") from None
+
+
+@main.command()
+@click.argument("position")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds to think (default 1.0 when --iterations is not given).")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help="Search iterations (with --time: whichever is reached first).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Root-parallel search trees.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
+def bestmove(position, seconds, iterations, threads, seed, as_json):
+    """Print the best move for whoever must act in POSITION (ISMCTS)."""
+    from tne_ai.search.mcts import search
+
+    p = _load_position(position)
+    if p.is_over():
+        raise CliError(f"{position}: the game is over; there is no move to choose")
+    _require_hand_to_act(p)
+    if seconds is None and iterations is None:
+        seconds = 1.0
+    result = search(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
+    if as_json:
+        out = result.to_dict()
+        out["player"] = p.to_act
+        out["alternatives"] = out["alternatives"][:10]
+        click.echo(json.dumps(out, indent=1))
+    else:
+        click.echo(result.to_dict()["move"])
 
 
 if __name__ == "__main__":

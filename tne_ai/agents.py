@@ -16,7 +16,7 @@ from .engine.rng import below, make_rng
 from .engine.scoring import final_values
 from .errors import TneError
 from .search.determinize import determinize
-from .search.mcts import search
+from .search.mcts import DEFAULT_ROLLOUT, search
 
 
 class AgentSpecError(TneError):
@@ -101,7 +101,7 @@ class GreedyAgent(Agent):
 class MctsAgent(Agent):
     """ISMCTS (tne_ai.search.mcts) with an iteration and/or time budget per move."""
 
-    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=0.7, rollout=-1):
+    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=0.7, rollout=DEFAULT_ROLLOUT):
         if iterations is None and time is None:
             time = 0.2
         self.iterations = iterations

@@ -29,6 +29,9 @@ from .evaluate import evaluate
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
+# Rollout length used unless one is given: 0 = evaluate the expanded node at once with
+# ``evaluate``; it beat full random rollouts at equal time (see bench/README.md).
+DEFAULT_ROLLOUT = 0
 
 # bytes per node: action, parent, first child, next sibling (int32 each), visits and
 # availability (int32 each), value (float64), player (int8)
@@ -175,7 +178,7 @@ def _thread_seed(seed, index):
     return (int(seed) * 1000003 + index * 7919 + 1) & 0x7FFFFFFFFFFFFFFF
 
 
-def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_depth=-1,
+def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_depth=DEFAULT_ROLLOUT,
            capacity=None, batch=32):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
