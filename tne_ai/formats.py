@@ -737,6 +737,9 @@ def position_to_dict(st, known_hands, bag_known):
     the bag only when bag_known (or when every hand is known, since then it must be given).
     position_from_dict(position_to_dict(st, k, b)) rebuilds st exactly when the bag is written."""
     n = int(st[S.PLAYERS])
+    if st[S.BAG_ORDERED] == S.BAG_EXTERNAL and st[S.DRAWS_OWED:S.DRAWS_OWED + 4].any():
+        raise PositionError("bag: draws are owed to an outside source (a chance node); settle "
+                            "them before saving the position")
     bb = st.view(np.uint64)
     known = [bool(known_hands[i]) for i in range(n)]
     hands = [{c: int(st[S.HAND + 4 * i + k]) for k, c in enumerate(B.COLOURS)} if known[i]
@@ -762,7 +765,7 @@ def position_to_dict(st, known_hands, bag_known):
     d["scores"] = [{k: int(st[S.SCORE + 5 * i + j]) for j, k in enumerate(SCORE_KEYS)}
                    for i in range(n)]
     if bag_known or all(known):
-        if st[S.BAG_ORDERED]:
+        if st[S.BAG_ORDERED] == 1:
             d["bag"] = bag_letters(st)
         else:
             d["bag"] = {c: int(st[S.BAG_COUNT + k]) for k, c in enumerate(B.COLOURS)}

@@ -23,7 +23,9 @@ MON_TILES          6      colour the monument's four flipped tiles had, -1 if un
 OUT_OF_GAME        4      tiles removed from the game by colour (wars, revolts, catastrophes)
 HIDDEN_DISCARDS    1      tiles discarded face down by swaps
 BAG_COUNT          4      tiles of each colour in the bag
-BAG_ORDERED        1      1: draws come from the front of BAG (ordered); 0: random from counts
+BAG_ORDERED        1      1: draws come from the front of BAG (ordered); 0: random from counts;
+                          BAG_EXTERNAL: draws are owed (DRAWS_OWED) until a caller supplies
+                          their colours with ``resolve_draw`` (OpenSpiel chance nodes)
 BAG_LEN            1      tiles in the ordered bag (the next to draw is tile 0)
 PLAYERS            1      2..4
 TURN               1      player whose turn it is
@@ -36,6 +38,7 @@ CF_DEFENDER        1      defender of the conflict in progress
 CF_COMMIT          1      tiles the attacker committed, -1 until he has
 UNIFY_SQ           1      square of the unifying tile while wars last, else -1
 PLACED_SQ          1      square of the tile placed by this action (monument check), else -1
+DRAWS_OWED         4      draws each player is owed in an external-draw bag (else 0)
 BAG                5      ordered bag, 2 bits a tile (colour), tile i in word i >> 5,
                           bits 2*(i & 31); a draw shifts the rest down by one tile
 =================  =====  ===========================================================
@@ -83,9 +86,11 @@ CF_DEFENDER = 110
 CF_COMMIT = 111
 UNIFY_SQ = 112
 PLACED_SQ = 113
-BAG = 114
+DRAWS_OWED = 114
+BAG = 118
 BAG_WORDS = 5
-STATE_SIZE = BAG + BAG_WORDS  # 119 words, 952 bytes
+STATE_SIZE = BAG + BAG_WORDS  # 123 words, 984 bytes
+BAG_EXTERNAL = 2
 MAX_BAG = BAG_WORDS * 32
 
 SCORE_TREASURE = 4

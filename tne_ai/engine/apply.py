@@ -213,7 +213,8 @@ def give_tile(st, p, c):
 @njit(cache=True)
 def draw_tile(st, p, rng):
     """Draw one tile for p from the bag (front of an ordered bag, or at random from the counts
-    with the explicit RNG state); return its colour, or -1 if the bag is empty."""
+    with the explicit RNG state); return its colour, or -1 if the bag is empty.  With an
+    external-draw bag the draw is only owed (DRAWS_OWED) and 4 is returned."""
     if st[S.BAG_ORDERED]:
         # the front tile is the low 2 bits of the first word; shift the rest down by one tile
         # so the bag always starts at bit 0 (a position then has one encoding)
@@ -227,6 +228,13 @@ def draw_tile(st, p, rng):
         st[S.BAG_LEN] -= 1
     else:
         total = st[S.BAG_COUNT] + st[S.BAG_COUNT + 1] + st[S.BAG_COUNT + 2] + st[S.BAG_COUNT + 3]
+        if st[S.BAG_ORDERED] == S.BAG_EXTERNAL:
+            # the colour is the caller's to supply later (resolve_draw); only count it now
+            owed = st[S.DRAWS_OWED] + st[S.DRAWS_OWED + 1] + st[S.DRAWS_OWED + 2] + st[S.DRAWS_OWED + 3]
+            if total - owed <= 0:
+                return -1
+            st[S.DRAWS_OWED + p] += 1
+            return 4
         if total == 0:
             return -1
         r = below(rng, total)
@@ -236,6 +244,27 @@ def draw_tile(st, p, rng):
             c += 1
     give_tile(st, p, c)
     return c
+
+
+@njit(cache=True)
+def owed_drawer(st):
+    """With an external-draw bag: the player whose owed draw comes next (clockwise from the
+    player whose turn it is), or -1 when no draw is owed."""
+    n = st[S.PLAYERS]
+    for i in range(n):
+        q = (st[S.TURN] + i) % n
+        if st[S.DRAWS_OWED + q] > 0:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def resolve_draw(st, c):
+    """Settle the next owed draw with colour c (a chance outcome; probability
+    BAG_COUNT[c] / bag total)."""
+    q = owed_drawer(st)
+    st[S.DRAWS_OWED + q] -= 1
+    give_tile(st, q, c)
 
 
 @njit(cache=True)
@@ -269,7 +298,8 @@ def end_turn(st, bb, kmask, rng):
     short = False
     for i in range(n):
         q = (t + i) % n
-        held = st[S.HAND + 4 * q] + st[S.HAND + 4 * q + 1] + st[S.HAND + 4 * q + 2] + st[S.HAND + 4 * q + 3]
+        held = (st[S.HAND + 4 * q] + st[S.HAND + 4 * q + 1] + st[S.HAND + 4 * q + 2] + st[S.HAND + 4 * q + 3]
+                + st[S.DRAWS_OWED + q])
         if held < 6 and not draw_up_to(st, q, 6 - held, rng):
             short = True
     # 3. game end
