@@ -194,5 +194,35 @@ def bestmove(position, seconds, iterations, threads, seed, as_json):
         click.echo(result.to_dict()["move"])
 
 
+@main.command()
+@click.option("--quick", is_flag=True, help="Fewer and shorter runs (under a minute); no cold compile.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the figures, machine, versions and commit to FILE (JSON).")
+@click.option("--compare", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Show each figure's ratio to a run saved with --save.")
+def bench(quick, as_json, save, compare):
+    """Benchmark the engine and the search on this machine."""
+    from tne_ai.bench import format_table, load_saved, run_all
+
+    old = None
+    if compare is not None:
+        try:
+            old = load_saved(compare)
+        except (OSError, ValueError) as e:
+            raise CliError(f"{compare}: {_one_line(e)}") from None
+    result = run_all(quick=quick, progress=lambda text: click.echo(f"bench: {text}", err=True))
+    if save is not None:
+        try:
+            with open(save, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=1)
+        except OSError as e:
+            raise CliError(f"{save}: cannot write: {e.strerror or _one_line(e)}") from None
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+    else:
+        click.echo(format_table(result, old))
+
+
 if __name__ == "__main__":
     main(prog_name="tne")

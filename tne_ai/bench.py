@@ -1,6 +1,13 @@
-"""The benchmark suite: engine speed figures, each the median of several runs with its spread.
+"""The benchmark suite that ``tne bench`` runs (inside the package, so an installed ``tne`` has
+it).  Every figure is the median of several runs with its spread (min .. max).
 
-Used by ``bench/engine.py`` (and later by ``tne bench``).  Single-threaded throughout.
+Figures (single-threaded unless marked): random full games/s and actions/s (uniform over the
+full legal move set, 2 players); legal-move generations/s at start, mid-game (ply 100) and
+late-game (ply 180) positions; kingdom labellings (flood fills)/s; ISMCTS iterations/s from the
+start and from a mid-game position with 1 and 2 threads, with the default rollout (evaluate at
+once) and with full random rollouts; memory per tree node; seconds to the
+first ``tne bestmove`` answer in a fresh process with a warm numba cache; and (full run only)
+seconds to compile every kernel in a fresh process with an empty numba cache.
 """
 import json
 import os
@@ -15,12 +22,15 @@ import numpy as np
 from numba import njit
 
 from . import state as S
+from .engine.kingdoms import MAX_KINGDOMS, label
 from .engine.movegen import legal_moves
-from .engine.playout import random_games, random_game, shuffled_start
+from .engine.playout import random_game, random_games, shuffled_start
 from .engine.rng import make_rng
 from .position import start_state
+from .search.mcts import NODE_BYTES, search
 
 FULL_BAG = "r" * 47 + "b" * 36 + "g" * 30 + "k" * 30
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def start_template(players):
@@ -52,15 +62,41 @@ def generate_all(positions, moves, rounds):
     return total
 
 
-def _median(samples):
-    return statistics.median(samples), (min(samples), max(samples))
+@njit(cache=True)
+def label_all(positions, rounds):
+    kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+    total = 0
+    for _ in range(rounds):
+        for i in range(positions.shape[0]):
+            total += label(positions[i].view(np.uint64), -1, kmask)
+    return total
 
 
-def measure_random_games(players=2, games=2000, repeats=5, seed=1):
+def spread(samples):
+    """{"median", "min", "max"} of a list of rates or times."""
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
+
+
+def _repeat(fn, repeats):
+    return spread([fn() for _ in range(repeats)])
+
+
+def _rate(work, count):
+    t = time.perf_counter()
+    work()
+    return count / (time.perf_counter() - t)
+
+
+def positions_at(players, ply, count=300, seed=2):
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    return sample_positions(start_template(players), make_rng(seed + ply), count, ply, moves)
+
+
+def measure_games(players=2, games=2000, repeats=5, seed=1):
     template = start_template(players)
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
     rng = make_rng(seed)
-    random_games(template, rng, 2, 100000, moves)  # compile / warm
+    random_games(template, rng, 2, 100000, moves)
     gps, aps = [], []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -68,55 +104,146 @@ def measure_random_games(players=2, games=2000, repeats=5, seed=1):
         dt = time.perf_counter() - t
         gps.append(games / dt)
         aps.append(actions / dt)
-    return {"games_per_s": _median(gps), "actions_per_s": _median(aps)}
+    return {"games_per_s": spread(gps), "actions_per_s": spread(aps)}
 
 
-def measure_movegen(players=2, ply=100, positions=500, rounds=20, repeats=5, seed=2):
-    template = start_template(players)
+def measure_movegen(positions, rounds=20, repeats=5):
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    pos = sample_positions(template, make_rng(seed), positions, ply, moves)
-    generate_all(pos, moves, 1)
-    rates = []
-    for _ in range(repeats):
+    generate_all(positions, moves, 1)
+    return _repeat(lambda: _rate(lambda: generate_all(positions, moves, rounds),
+                                 positions.shape[0] * rounds), repeats)
+
+
+def measure_labels(positions, rounds=50, repeats=5):
+    label_all(positions, 1)
+    return _repeat(lambda: _rate(lambda: label_all(positions, rounds), positions.shape[0] * rounds), repeats)
+
+
+def measure_search(st, iterations, threads, repeats=3, rollout=0):
+    search(st, iterations=50, threads=threads, rollout_depth=rollout)
+
+    def once():
+        result = search(st, iterations=iterations, threads=threads, seed=1, rollout_depth=rollout)
+        return result.iterations / result.seconds
+    return _repeat(once, repeats)
+
+
+def measure_bestmove(repeats=3, iterations=1000):
+    """Seconds from starting ``tne bestmove`` in a fresh interpreter to its answer (warm
+    numba cache), on the shipped example."""
+    example = os.path.join(ROOT, "examples", "start.json")
+    cmd = [sys.executable, "-c", "import sys; from cli import main; main(prog_name='tne')",
+           "bestmove", example, "--iterations", str(iterations)]
+    subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)  # fill the cache
+
+    def once():
         t = time.perf_counter()
-        generate_all(pos, moves, rounds)
-        rates.append(pos.shape[0] * rounds / (time.perf_counter() - t))
-    return {"movegen_per_s": _median(rates), "positions": int(pos.shape[0])}
+        subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
+        return time.perf_counter() - t
+    return _repeat(once, repeats)
 
 
 _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
-from tne_ai.bench import measure_random_games, measure_movegen
-from tne_ai.position import Position
-p = Position.new(2, seed=0)
-p.legal_moves()
-measure_random_games(games=1, repeats=1)
-measure_movegen(positions=2, rounds=1, repeats=1)
+from tne_ai.bench import run_all
+run_all(tiny=True)
 print(time.perf_counter() - t)
 """
 
 
 def measure_compile():
-    """Seconds to import and compile every kernel with an empty numba cache (cold), then the
-    same start-up again with that cache filled (warm), each in a fresh interpreter."""
+    """Seconds to import and compile every kernel the suite uses with an empty numba cache,
+    in a fresh interpreter (NUMBA_CACHE_DIR pointed at an empty folder)."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        runs = []
-        for _ in range(2):
-            out = subprocess.run([sys.executable, "-c", _COMPILE_SNIPPET], env=env, cwd=root,
-                                 capture_output=True, text=True, check=True)
-            runs.append(float(out.stdout.strip().splitlines()[-1]))
-    return {"compile_cold_s": runs[0], "startup_warm_s": runs[1]}
+        out = subprocess.run([sys.executable, "-c", _COMPILE_SNIPPET], env=env, cwd=ROOT,
+                             capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def machine():
     import numba
-    return {"python": platform.python_version(), "numba": numba.__version__,
-            "numpy": np.__version__, "machine": platform.machine(),
-            "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()}
+    commit = None
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True, check=True).stdout.strip() or None
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    from . import __version__
+    return {"python": platform.python_version(), "numba": numba.__version__, "numpy": np.__version__,
+            "tne_ai": __version__, "commit": commit, "machine": platform.machine(),
+            "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
+            "system": platform.system()}
 
 
-def format_figure(value, spread):
-    return f"{value:,.0f}  ({spread[0]:,.0f} .. {spread[1]:,.0f})"
+def run_all(quick=False, tiny=False, progress=None):
+    """Run the suite; return {"machine": ..., "figures": {name: {median, min, max, unit}}}."""
+    say = progress or (lambda text: None)
+    repeats = 1 if tiny else (3 if quick else 5)
+    scale = 0.02 if tiny else (0.25 if quick else 1.0)
+    figures = {}
+
+    def put(name, value, unit):
+        figures[name] = dict(value, unit=unit)
+
+    say("random games")
+    g = measure_games(2, games=max(2, int(2000 * scale)), repeats=repeats)
+    put("random_games_per_s", g["games_per_s"], "games/s")
+    put("actions_per_s", g["actions_per_s"], "actions/s")
+    count = 20 if tiny else (150 if quick else 400)
+    for name, ply in (("start", 0), ("mid", 100), ("late", 180)):
+        say(f"move generation ({name})")
+        pos = positions_at(2, ply, count)
+        put(f"movegen_{name}_per_s", measure_movegen(pos, rounds=max(1, int(20 * scale)), repeats=repeats), "generations/s")
+    say("kingdom labelling")
+    put("flood_fills_per_s", measure_labels(positions_at(2, 100, count), rounds=max(1, int(50 * scale)), repeats=repeats),
+        "labellings/s")
+    mid = positions_at(2, 100, 5)[0]
+    start = positions_at(2, 0, 1)[0]
+    iters = 100 if tiny else (3000 if quick else 10000)
+    for name, st in (("start", start), ("mid", mid)):
+        for threads in (1, 2):
+            say(f"ISMCTS iterations ({name}, {threads} thread{'s' if threads > 1 else ''})")
+            put(f"ismcts_{name}_{threads}t_per_s", measure_search(st, iters * threads, threads, repeats), "iterations/s")
+            say(f"ISMCTS iterations with full random rollouts ({name}, {threads} thread{'s' if threads > 1 else ''})")
+            put(f"ismcts_full_rollout_{name}_{threads}t_per_s",
+                measure_search(st, max(20, iters // 10) * threads, threads, repeats, rollout=-1), "iterations/s")
+    figures["memory_per_node"] = {"median": NODE_BYTES, "min": NODE_BYTES, "max": NODE_BYTES, "unit": "bytes"}
+    if not tiny:
+        say("first bestmove answer (warm cache)")
+        put("bestmove_first_answer_s", measure_bestmove(repeats=repeats), "s")
+    if not quick and not tiny:
+        say("cold compile (empty numba cache)")
+        t = measure_compile()
+        figures["compile_cold_s"] = {"median": t, "min": t, "max": t, "unit": "s"}
+    return {"machine": machine(), "quick": bool(quick), "figures": figures}
+
+
+def format_table(result, compare=None):
+    """A text table of the figures; with a saved run, the ratio new/old per figure."""
+    m = result["machine"]
+    lines = [f"tne_ai {m['tne_ai']} ({m['commit'] or 'no commit'})  python {m['python']}  numba {m['numba']}  "
+             f"numpy {m['numpy']}  {m['processor']}  {m['cpus']} cpus",
+             "median of runs (min .. max)" + ("; ratio = this run / compared run" if compare else "")]
+    head = f"{'figure':<30} {'median':>14} {'min .. max':>27}  unit"
+    if compare:
+        head += "          ratio"
+    lines.append(head)
+    for name, f in result["figures"].items():
+        digits = 3 if f["median"] < 100 else 0
+        row = (f"{name:<30} {f['median']:>14,.{digits}f} {f['min']:>12,.{digits}f} .. {f['max']:<12,.{digits}f}"
+               f"  {f['unit']}")
+        if compare:
+            old = compare["figures"].get(name)
+            row = f"{row:<92}" + (f" {f['median'] / old['median']:6.2f}x" if old and old["median"] else "      -")
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def load_saved(path):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if not isinstance(data, dict) or not isinstance(data.get("figures"), dict):
+        raise ValueError("not a saved tne bench run (no 'figures' object)")
+    return data
