@@ -196,7 +196,11 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_
     if iterations is not None:
         shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
     if capacity is None:
-        capacity = (max(shares) + 2) if iterations is not None else 1 << 20
+        # one node per iteration at most; a time budget is sized at 200,000 iterations a
+        # second (above what one thread reaches here), both capped at 4M nodes (132 MB)
+        capacity = max(shares) + 2 if iterations is not None else max(1 << 16, int(seconds * 200000))
+        if iterations is not None and seconds is not None:
+            capacity = min(capacity, max(1 << 16, int(seconds * 200000)))
         capacity = min(capacity, 1 << 22)
     deadline = start + seconds if seconds is not None else None
     root = st.copy()
