@@ -5,7 +5,6 @@ messages are worked out from SPEC sections 1, 4, 6 and 9 and the layout in tne_a
 Loading a position runs the engine's kingdom checks (tne_ai.engine.kingdoms.kingdom_clash,
 label; tne_ai.engine.apply.treasure_taker, war_conflicts).
 """
-import copy
 import json
 
 import numpy as np

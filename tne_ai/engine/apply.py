@@ -7,8 +7,8 @@ from a counted bag by ``draw_tile``, or from outside, e.g. an OpenSpiel chance n
 import numpy as np
 from numba import njit
 
-from ..bits import U0, U1, dilate, flood, has, single, count3, popcount
-from ..board import LAND, RIVER, CORNERS, NEIGHBOURS, NEIGHBOUR_MASK, MONUMENTS
+from ..bits import U0, U1, dilate, flood, has, single, count3
+from ..board import CORNERS, NEIGHBOURS, NEIGHBOUR_MASK, MONUMENTS
 from .. import state as S
 from .kingdoms import label, kingdom_of, occupied, MAX_KINGDOMS
 from .rng import below

@@ -8,7 +8,7 @@ not yet covered, so there are at most 16 of them; ``kmask[k]`` holds kingdom k's
 import numpy as np
 from numba import njit
 
-from ..bits import U0, U1, flood, has, single, first_square, dilate
+from ..bits import U0, flood, has, single, first_square
 from .. import state as S
 
 MAX_KINGDOMS = 16

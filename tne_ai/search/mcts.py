@@ -12,7 +12,6 @@ chose its action.  Tile draws are sampled through the determinized bag.
 The tree lives in preallocated numpy arrays (no Python object per node); see ``Tree``.
 """
 import math
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
