@@ -1,12 +1,16 @@
-"""Pictures of a state buffer: ASCII board and summary (SVG comes later).
+"""Pictures of a state buffer: ASCII board and summary, and an SVG picture.
 
 Pure functions of the state buffer of tne_ai.state (bitboards read through
 ``st.view(np.uint64)``); they never import position.py.
 """
+import math
+import textwrap
+
 import numpy as np
 
 from . import board as B
 from . import state as S
+from .notation import move_text
 
 LEGEND = (". land  ~ river  r b g k tiles (red blue green black)  # monument tile  "
           "x catastrophe  * treasure  0R leader (player digit, colour letter)")
@@ -119,3 +123,426 @@ def summary(st, known_hands, viewer=None):
         lines.append(f"turn: player {turn}, {int(st[S.ACTIONS_LEFT])} action(s) left; "
                      f"{pending_text(st)}")
     return "\n".join(lines)
+
+
+# --- SVG ------------------------------------------------------------------------------------
+#
+# One SVG document written as text (no dependency), 800 units wide: the board on the left
+# (16 x 11 squares of CELL units, coordinates around it), a panel per player on the right and,
+# when moves are marked, a list of them under the board.  Every drawn game object carries a
+# class (and ``data-square``) so that tools and tests can find it:
+#
+#   square land|river      one per square (176), the terrain under everything else
+#   tile red|blue|green|black   a face-up tile
+#   flipped                a flipped monument tile
+#   monument <colours>     one per built monument, over its 2x2 block (data-square: top left)
+#   catastrophe            a catastrophe tile
+#   treasure [corner]      a treasure on the board (corner: one of the four corner treasures)
+#   leader p<i> <colour>   a leader on the board; its shape is player i's dynasty mark
+#   player                 a player's block in the panel (data-player)
+#   mark best|alternative  a marked move's square (or 2x2 block for a monument)
+#   arrow best|alternative a leader move from the board: old square to new square
+#   movelist               the list of marked moves with their shares
+#
+# Leaders and tiles in the panel use other classes (supply-leader, swatch), so counting the
+# classes above counts the board.
+
+CELL = 34
+BOARD_X = 26
+BOARD_Y = 24
+BOARD_W = B.COLS * CELL
+BOARD_H = B.ROWS * CELL
+SVG_WIDTH = 800
+PANEL_X = BOARD_X + BOARD_W + 16
+PANEL_W = SVG_WIDTH - PANEL_X - 8
+
+LAND_FILL = "#efe4c4"
+RIVER_FILL = "#a9d0ea"
+TILE_FILL = ("#c8372d", "#2160b5", "#2d8a45", "#2a2a2a")
+FLIPPED_FILL = "#d8c28f"
+GOLD = "#f2c230"
+GOLD_EDGE = "#7a5800"
+BEST = "#ff6a00"
+ALTERNATIVE = "#7a3db8"
+DYNASTY_SHAPES = ("circle", "diamond", "triangle", "cross")
+
+
+def _n(x):
+    """A coordinate as short, stable text (at most one decimal)."""
+    text = f"{x:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _esc(text):
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _xy(s):
+    """Top-left corner of square s."""
+    r, c = divmod(s, B.COLS)
+    return BOARD_X + c * CELL, BOARD_Y + r * CELL
+
+
+def _centre(s):
+    x, y = _xy(s)
+    return x + CELL / 2, y + CELL / 2
+
+
+def _text(x, y, text, size=12, anchor="start", fill="#222", weight=None, extra=""):
+    w = f' font-weight="{weight}"' if weight else ""
+    a = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}"{a}{w} fill="{fill}"{extra}>'
+            f'{_esc(text)}</text>')
+
+
+def _dynasty(player, cx, cy, r, fill, stroke="#fff", width=2.0):
+    """Player `player`'s dynasty mark (circle, diamond, triangle, cross) centred on cx, cy;
+    none of them is a square, so a leader never looks like a tile."""
+    paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"'
+    shape = DYNASTY_SHAPES[player % 4]
+    if shape == "circle":
+        return f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" {paint}/>'
+    if shape == "diamond":
+        pts = ((cx, cy - 1.3 * r), (cx + 1.3 * r, cy), (cx, cy + 1.3 * r), (cx - 1.3 * r, cy))
+    elif shape == "triangle":
+        pts = ((cx, cy - 1.3 * r), (cx + 1.25 * r, cy + 0.9 * r), (cx - 1.25 * r, cy + 0.9 * r))
+    else:
+        a, b = 0.45 * r, 1.2 * r
+        pts = ((cx - a, cy - b), (cx + a, cy - b), (cx + a, cy - a), (cx + b, cy - a),
+               (cx + b, cy + a), (cx + a, cy + a), (cx + a, cy + b), (cx - a, cy + b),
+               (cx - a, cy + a), (cx - b, cy + a), (cx - b, cy - a), (cx - a, cy - a))
+    return (f'<polygon points="{" ".join(f"{_n(x)},{_n(y)}" for x, y in pts)}" '
+            f'stroke-linejoin="round" {paint}/>')
+
+
+def _tile_glyph(c, x, y):
+    """A small white sign on a tile (temple, farm, market, settlement), so that the colours
+    can be told apart without colour vision."""
+    cx, cy = x + CELL / 2, y + CELL / 2
+    ink = 'fill="none" stroke="#fff" stroke-opacity="0.7" stroke-width="1.6"'
+    if c == B.RED:
+        return (f'<polygon points="{_n(cx - 7)},{_n(cy + 5)} {_n(cx)},{_n(cy - 6)} '
+                f'{_n(cx + 7)},{_n(cy + 5)}" {ink}/>')
+    if c == B.BLUE:
+        return (f'<path d="M{_n(cx - 8)},{_n(cy - 3)} h16 M{_n(cx - 8)},{_n(cy + 1)} h16 '
+                f'M{_n(cx - 8)},{_n(cy + 5)} h16" {ink}/>')
+    if c == B.GREEN:
+        return f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="6" {ink}/>'
+    return f'<rect x="{_n(cx - 6)}" y="{_n(cy - 6)}" width="12" height="12" {ink}/>'
+
+
+def _star(cx, cy, r_out, r_in, points=5):
+    pts = []
+    for i in range(2 * points):
+        r = r_out if i % 2 == 0 else r_in
+        angle = math.pi * i / points - math.pi / 2
+        pts.append(f"{_n(cx + r * math.cos(angle))},{_n(cy + r * math.sin(angle))}")
+    return " ".join(pts)
+
+
+def _catastrophe_icon(x, y, size, cls="catastrophe", square=None):
+    """A catastrophe tile: a dark square with a white cross (on the board: class catastrophe
+    with its square; in the panel: supply-catastrophe)."""
+    attrs = f' data-square="{square}"><title>catastrophe on {square}</title>' if square else ">"
+    m = size * 0.26
+    return (f'<g class="{cls}"{attrs}'
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(size)}" height="{_n(size)}" rx="3" '
+            f'fill="#4a4a4a"/><path d="M{_n(x + m)},{_n(y + m)} L{_n(x + size - m)},'
+            f'{_n(y + size - m)} M{_n(x + size - m)},{_n(y + m)} L{_n(x + m)},{_n(y + size - m)}" '
+            f'stroke="#fff" stroke-width="3" stroke-linecap="round"/></g>')
+
+
+def _board_svg(st, bb, out):
+    n = int(st[S.PLAYERS])
+    out.append(f'<rect x="{BOARD_X - 1}" y="{BOARD_Y - 1}" width="{BOARD_W + 2}" '
+               f'height="{BOARD_H + 2}" fill="none" stroke="#6b5a3a" stroke-width="2"/>')
+    river = set(B.RIVER_SQUARES)
+    for s in range(B.SQUARES):
+        x, y = _xy(s)
+        kind = "river" if s in river else "land"
+        out.append(f'<rect class="square {kind}" data-square="{B.square_name(s)}" x="{x}" y="{y}" '
+                   f'width="{CELL}" height="{CELL}" '
+                   f'fill="{RIVER_FILL if kind == "river" else LAND_FILL}" '
+                   f'stroke="#cbbd97" stroke-width="0.6"/>')
+    for s in range(B.SQUARES):
+        x, y = _xy(s)
+        name = B.square_name(s)
+        if _bit(bb, S.BB_FLIP, s):
+            out.append(f'<rect class="flipped" data-square="{name}" x="{x + 1}" y="{y + 1}" '
+                       f'width="{CELL - 2}" height="{CELL - 2}" fill="{FLIPPED_FILL}" '
+                       f'stroke="#a08a57" stroke-width="1"/>')
+            continue
+        for c in range(4):
+            if _bit(bb, S.BB_TILE + 3 * c, s):
+                out.append(f'<g class="tile {B.COLOURS[c]}" data-square="{name}">'
+                           f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
+                           f'rx="4" fill="{TILE_FILL[c]}"/>{_tile_glyph(c, x, y)}</g>')
+        if _bit(bb, S.BB_CATA, s):
+            out.append(_catastrophe_icon(x + 2, y + 2, CELL - 4, square=name))
+    for m in range(6):
+        s = int(st[S.MON_SQ + m])
+        if s < 0:
+            continue
+        x, y = _xy(s)
+        a, b = B.MONUMENTS[m]
+        name = B.MONUMENT_NAMES[m]
+        out.append(f'<g class="monument {name}" data-square="{B.square_name(s)}">'
+                   f'<title>{name} monument on {B.square_name(s)}</title>'
+                   f'<rect x="{x + 9}" y="{y + 9}" width="{2 * CELL - 18}" '
+                   f'height="{2 * CELL - 18}" '
+                   f'fill="{TILE_FILL[a]}" stroke="#5b4a2a" stroke-width="1.5"/>'
+                   f'<rect x="{x + 21}" y="{y + 21}" width="{2 * CELL - 42}" '
+                   f'height="{2 * CELL - 42}" '
+                   f'fill="{TILE_FILL[b]}" stroke="#fff" stroke-width="1.5"/></g>')
+    corners = set(B.CORNER_SQUARES)
+    for s in B.TEMPLE_SQUARES:
+        if not _bit(bb, S.BB_TREASURE, s):
+            continue
+        x, y = _xy(s)
+        cx, cy = x + CELL - 8, y + 8
+        name = B.square_name(s)
+        if s in corners:
+            out.append(f'<g class="treasure corner" data-square="{name}"><title>corner treasure on '
+                       f'{name}</title><polygon points="{_star(cx, cy, 8, 3.6)}" fill="{GOLD}" '
+                       f'stroke="{GOLD_EDGE}" stroke-width="1"/></g>')
+        else:
+            out.append(f'<g class="treasure" data-square="{name}"><title>treasure on {name}</title>'
+                       f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="5.5" fill="{GOLD}" '
+                       f'stroke="{GOLD_EDGE}" stroke-width="1"/></g>')
+    for p in range(n):
+        for c in range(4):
+            s = int(st[S.LEADER_SQ + 4 * p + c])
+            if s < 0:
+                continue
+            cx, cy = _centre(s)
+            name = B.square_name(s)
+            out.append(f'<g class="leader p{p} {B.COLOURS[c]}" data-square="{name}">'
+                       f'<title>player {p} {B.COLOURS[c]} leader on {name}</title>'
+                       f'{_dynasty(p, cx, cy, 11.5, TILE_FILL[c])}'
+                       + _text(cx, cy + 4 + (2 if DYNASTY_SHAPES[p % 4] == "triangle" else 0),
+                               str(p), 10, "middle", "#fff", "bold") + '</g>')
+    for col, letter in enumerate(B.FILES):
+        x = BOARD_X + col * CELL + CELL / 2
+        out.append(_text(x, BOARD_Y - 8, letter, 12, "middle", "#444", "bold"))
+        out.append(_text(x, BOARD_Y + BOARD_H + 15, letter, 12, "middle", "#444", "bold"))
+    for row in range(B.ROWS):
+        y = BOARD_Y + row * CELL + CELL / 2 + 4
+        out.append(_text(BOARD_X - 6, y, str(row + 1), 12, "end", "#444", "bold"))
+
+
+def _swatches(x, y, values, out, gold=None):
+    """Coloured squares with a number after each (scores or a hand); gold adds a treasure."""
+    for c in range(4):
+        out.append(f'<rect class="swatch" x="{_n(x)}" y="{_n(y - 10)}" width="11" height="11" '
+                   f'rx="2" fill="{TILE_FILL[c]}"/>')
+        out.append(_text(x + 14, y, str(int(values[c])), 11))
+        x += 30
+    if gold is not None:
+        out.append(f'<circle class="swatch" cx="{_n(x + 5.5)}" cy="{_n(y - 4.5)}" r="5.5" '
+                   f'fill="{GOLD}" stroke="{GOLD_EDGE}" stroke-width="1"/>')
+        out.append(_text(x + 14, y, str(int(gold)), 11))
+
+
+def _panel_svg(st, known_hands, viewer, out):
+    """The side panel; returns its bottom y."""
+    n = int(st[S.PLAYERS])
+    bb = st.view(np.uint64)
+    x0 = PANEL_X
+    y = BOARD_Y - 6
+    over = int(st[S.PHASE]) == S.PH_OVER
+    turn = int(st[S.TURN])
+    to_act = int(st[S.TO_ACT])
+    if over:
+        head = "Game over"
+    else:
+        left = int(st[S.ACTIONS_LEFT])
+        head = f"Player {turn}'s turn, {left} action{'s' if left != 1 else ''} left"
+    out.append(_text(x0, y, head, 12, weight="bold"))
+    y += 4
+    if not over and int(st[S.PHASE]) != S.PH_ACTION:
+        for line in textwrap.wrap(pending_text(st), 36):
+            y += 14
+            out.append(_text(x0, y, line, 11, fill="#8a3b00"))
+    if st[S.BAG_ORDERED] == 1:
+        bag = int(st[S.BAG_LEN])
+    else:
+        bag = int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum())
+    treasures = sum(_bit(bb, S.BB_TREASURE, s) for s in B.TEMPLE_SQUARES)
+    y += 16
+    out.append(_text(x0, y, f"Bag {bag} tiles · {treasures} treasures left", 11, fill="#444"))
+    y += 8
+    for p in range(n):
+        acting = p == to_act and not over
+        out.append(f'<g class="player" data-player="{p}">')
+        out.append(f'<rect x="{x0}" y="{y}" width="{PANEL_W}" height="84" rx="6" fill="#faf6ea" '
+                   f'stroke="{BEST if acting else "#b8a77a"}" '
+                   f'stroke-width="{2.5 if acting else 1}"/>')
+        out.append(_dynasty(p, x0 + 14, y + 15, 7, "#555", "#555", 1))
+        who = f"Player {p}" + (" (you)" if viewer == p else "")
+        out.append(_text(x0 + 28, y + 20, who, 13, weight="bold"))
+        if acting:
+            out.append(_text(x0 + PANEL_W - 8, y + 20, "to act", 11, "end", BEST, "bold"))
+        out.append(_text(x0 + 8, y + 40, "Score", 11, fill="#555"))
+        _swatches(x0 + 52, y + 40, st[S.SCORE + 5 * p:S.SCORE + 5 * p + 4], out,
+                  gold=st[S.SCORE + 5 * p + S.SCORE_TREASURE])
+        out.append(_text(x0 + 8, y + 59, "Supply", 11, fill="#555"))
+        ix = x0 + 59
+        supply = [c for c in range(4) if st[S.LEADER_SQ + 4 * p + c] < 0]
+        for c in supply:
+            out.append(f'<g class="supply-leader p{p} {B.COLOURS[c]}">'
+                       + _dynasty(p, ix, y + 55, 6, TILE_FILL[c], "#fff", 1.2) + '</g>')
+            ix += 17
+        if not supply:
+            out.append(_text(ix - 7, y + 59, "no leaders", 11, fill="#555"))
+            ix += 62
+        ix += 4
+        for _ in range(int(st[S.CATASTROPHES + p])):
+            out.append(_catastrophe_icon(ix - 7, y + 48, 14, cls="supply-catastrophe"))
+            ix += 17
+        out.append(_text(x0 + 8, y + 78, "Hand", 11, fill="#555"))
+        hand = st[S.HAND + 4 * p:S.HAND + 4 * p + 4]
+        if bool(known_hands[p]) and (viewer is None or viewer == p):
+            _swatches(x0 + 52, y + 78, hand, out)
+        else:
+            out.append(_text(x0 + 52, y + 78, f"hidden ({int(hand.sum())} tiles)", 11,
+                             fill="#555"))
+        out.append('</g>')
+        y += 90
+    return y
+
+
+def _mark_target(st, code):
+    """(square, size in squares, leader's old square or -1) a move is drawn on, or None."""
+    if S.A_TILE <= code < S.A_LEADER:
+        return (code - S.A_TILE) % B.SQUARES, 1, -1
+    if S.A_LEADER <= code < S.A_WITHDRAW:
+        c, s = divmod(code - S.A_LEADER, B.SQUARES)
+        old = int(st[S.LEADER_SQ + 4 * int(st[S.TO_ACT]) + c])
+        return s, 1, old
+    if S.A_CATASTROPHE <= code < S.A_SWAP:
+        return code - S.A_CATASTROPHE, 1, -1
+    if S.A_MONUMENT <= code < S.A_DECLINE:
+        return (code - S.A_MONUMENT) % B.SQUARES, 2, -1
+    if S.A_TREASURE <= code < S.N_ACTIONS:
+        return code - S.A_TREASURE, 1, -1
+    return None
+
+
+def _percent(share):
+    """A share as a percentage: one decimal under 10% (0.5%), whole numbers above (62%)."""
+    if share is None:
+        return ""
+    return f"{100 * share:.1f}%" if share < 0.095 else f"{round(100 * share)}%"
+
+
+def _marks_svg(st, marks, out):
+    """Marked moves: rank 1 (the chosen move) in orange, the others in purple, dashed;
+    a label with rank and share on the square, an arrow for a leader moved on the board;
+    returns the bottom y of the move list under the board."""
+    labels_on = {}
+    arrows = []  # drawn over the labels
+    for rank, (code, share) in enumerate(marks):
+        target = _mark_target(st, int(code))
+        if target is None:
+            continue
+        s, size, old = target
+        kind = "best" if rank == 0 else "alternative"
+        colour = BEST if rank == 0 else ALTERNATIVE
+        dash = '' if rank == 0 else ' stroke-dasharray="5 3"'
+        width = 4 if rank == 0 else 2.5
+        x, y = _xy(s)
+        text = move_text(int(code))
+        out.append(f'<g class="mark {kind}" data-square="{B.square_name(s)}" '
+                   f'data-rank="{rank + 1}">'
+                   f'<title>{_esc(text)} {_percent(share)}</title>'
+                   f'<rect x="{_n(x + 2)}" y="{_n(y + 2)}" width="{size * CELL - 4}" '
+                   f'height="{size * CELL - 4}" rx="5" fill="none" stroke="{colour}" '
+                   f'stroke-width="{width}"{dash}/></g>')
+        if old >= 0 and old != s:
+            x1, y1 = _centre(old)
+            x2, y2 = _centre(s)
+            dx, dy = x2 - x1, y2 - y1
+            dist = math.hypot(dx, dy)
+            # from the edge of the leader's mark to just short of the new square's centre
+            x1, y1 = x1 + dx * 14 / dist, y1 + dy * 14 / dist
+            x2, y2 = x2 - dx * 7 / dist, y2 - dy * 7 / dist
+            ends = f'x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"'
+            arrows.append(f'<g class="arrow {kind}" data-from="{B.square_name(old)}" '
+                       f'data-to="{B.square_name(s)}"><line {ends} stroke="#fff" '
+                       f'stroke-width="6" stroke-linecap="round"/><line {ends} stroke="{colour}" '
+                       f'stroke-width="3.5" marker-end="url(#arrowhead-{kind})"/></g>')
+        # labels stack up from the bottom of the square, or down from its top when an arrow
+        # comes in from below (its head would hide them)
+        stack = labels_on.get(s, 0)
+        labels_on[s] = stack + 1
+        from_below = old >= 0 and old // B.COLS > s // B.COLS
+        ly = y + 11 + 11 * stack if from_below else y + size * CELL - 4 - 11 * stack
+        out.append(_text(x + 3, ly, f"{rank + 1}·{_percent(share)}", 10, fill=colour,
+                         weight="bold",
+                         extra=' stroke="#fff" stroke-width="3" paint-order="stroke"'))
+    out += arrows
+    y = BOARD_Y + BOARD_H + 28
+    height = 24 + 16 * len(marks)
+    out.append(f'<g class="movelist"><rect x="{BOARD_X}" y="{y}" width="{BOARD_W}" '
+               f'height="{height}" rx="6" fill="#fbfaf5" stroke="#b8a77a"/>')
+    out.append(_text(BOARD_X + 8, y + 16, f"Player {int(st[S.TO_ACT])} to act: moves "
+                     "(share of search visits)", 12, weight="bold"))
+    for rank, (code, share) in enumerate(marks):
+        ly = y + 33 + 16 * rank
+        colour = BEST if rank == 0 else ALTERNATIVE
+        dash = '' if rank == 0 else ' stroke-dasharray="5 3"'
+        out.append(f'<line x1="{BOARD_X + 10}" y1="{ly - 4}" x2="{BOARD_X + 30}" y2="{ly - 4}" '
+                   f'stroke="{colour}" stroke-width="{4 if rank == 0 else 2.5}"{dash}/>')
+        label = f"{rank + 1}. {move_text(int(code))}"
+        if share is not None:
+            label += f"  {_percent(share)}"
+        out.append(_text(BOARD_X + 38, ly, label, 12, extra=' class="movelist-entry"'))
+    out.append('</g>')
+    return y + height
+
+
+def svg(st, known_hands=None, viewer=None, marks=None):
+    """An SVG picture of the state, as text: the board with coordinates, tiles, monuments,
+    catastrophes, treasures (corner ones as stars) and leaders (player i's dynasty mark:
+    circle, diamond, triangle, cross, in the leader's colour, with the player's number),
+    and a panel per player: scores, leaders and catastrophes in supply, the hand when known.
+
+    ``known_hands`` and ``viewer`` hide hands as in ``summary`` (default: every hand shown).
+    ``marks``: moves of the player to act to draw, best first, as ``(action code, share)``
+    pairs (share of search visits 0..1, or None): squares (a 2x2 block for a monument) are
+    outlined and labelled, a leader moved on the board gets an arrow from its old square,
+    and every marked move (swaps, pass, commits... included) is listed under the board."""
+    n = int(st[S.PLAYERS])
+    if known_hands is None:
+        known_hands = [True] * n
+    bb = st.view(np.uint64)
+    body = []
+    _board_svg(st, bb, body)
+    bottom = BOARD_Y + BOARD_H + 22
+    if marks:
+        bottom = max(bottom, _marks_svg(st, [(int(c), s) for c, s in marks], body))
+    bottom = max(bottom, _panel_svg(st, known_hands, viewer, body))
+    height = int(bottom) + 8
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{SVG_WIDTH}" height="{height}" '
+            f'viewBox="0 0 {SVG_WIDTH} {height}" font-family="DejaVu Sans, Arial, sans-serif">',
+            '<title>Tigris &amp; Euphrates position</title>',
+            '<defs>']
+    for kind, colour in (("best", BEST), ("alternative", ALTERNATIVE)):
+        head.append(f'<marker id="arrowhead-{kind}" viewBox="0 0 10 10" refX="7" refY="5" '
+                    f'markerWidth="4" markerHeight="4" orient="auto">'
+                    f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+    head.append('</defs>')
+    head.append(f'<rect class="background" width="{SVG_WIDTH}" height="{height}" fill="#fff"/>')
+    return "\n".join(head + body + ["</svg>"]) + "\n"
+
+
+def visit_shares(alternatives, chosen=None, top=4):
+    """``(code, share)`` marks from a search's ``alternatives`` ([(code, visits, mean)], most
+    visited first): the ``chosen`` move first (if given), then the most visited others, ``top``
+    in all, each with its share of all the visits (moves that needed no search share 1)."""
+    total = sum(int(v) for _, v, _ in alternatives)
+    shares = [(int(c), int(v) / total if total else 1.0 / len(alternatives))
+              for c, v, _ in alternatives]
+    first = [m for m in shares if m[0] == chosen]
+    return (first + [m for m in shares if m[0] != chosen])[:top]

@@ -1,0 +1,287 @@
+"""`tne play` and the game loop behind it (tne_ai.play.play).
+
+The person is driven two ways: through the real command (click's CliRunner, stdin lines) and
+through play()'s injected ``read``/``write`` callables, where a scripted person reads the
+prompts and the ``?`` listing like a human would.  What is expected comes from the rules and
+from the issue's contract: pass is always a legal action; a player with no leader on the board
+who never places a tile is never asked a decision (he is in no revolt, war, monument or
+treasure) and never scores; bad input gets the reason and the same prompt again; the record
+is saved however the game stops.
+"""
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli import main
+from tne_ai.formats import load_game_record
+from tne_ai.play import hint_lines, play
+from tne_ai.position import Position
+
+ROOT = Path(__file__).resolve().parent.parent
+ACTION_PROMPT = "player 0, your action 1 of 2> "
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def replay(record):
+    """The position after the record's moves, and the moves made by each seat."""
+    p = Position.from_json(record["start"])
+    by_seat = {k: [] for k in range(p.players)}
+    for text in record["moves"]:
+        by_seat[p.to_act].append(text)
+        p.push(text)
+    return p, by_seat
+
+
+class Script:
+    """read/write for play(): answers prompts from a list of lines, then ends the input
+    (EOFError) or, with ``interrupt``, presses Ctrl-C (KeyboardInterrupt)."""
+
+    def __init__(self, lines, interrupt=False):
+        self.lines = list(lines)
+        self.interrupt = interrupt
+        self.prompts = []
+        self.output = []
+
+    def read(self, prompt):
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise KeyboardInterrupt if self.interrupt else EOFError
+        return self.lines.pop(0)
+
+    def write(self, text):
+        self.output.extend(str(text).splitlines())
+
+
+class Person:
+    """A person who types ``?`` at every prompt, then one of the listed moves at random."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.listing = None
+        self.prompts = []
+        self.typed = []
+        self.output = []
+        self._header = False
+
+    def write(self, text):
+        lines = str(text).splitlines()
+        self.output.extend(lines)
+        if self._header:
+            self.listing = [ln for ln in lines if ln.startswith("  ") and not ln.startswith("   ")]
+        self._header = bool(lines) and lines[0].startswith("legal moves (")
+
+    def read(self, prompt):
+        self.prompts.append(prompt)
+        if self.listing is None:
+            return "?"
+        head, sep, args = self.rng.choice(self.listing).strip().partition(": ")
+        self.listing = None
+        move = f"{head} {self.rng.choice(args.split())}" if sep else head
+        self.typed.append((prompt, move))
+        return move
+
+
+def expand(listing):
+    """The moves of a `?` listing: 'tile red: A1 B1' -> tile red A1, tile red B1; 'pass'."""
+    moves, head = [], None
+    for line in listing:
+        if line.startswith("      "):
+            moves += [f"{head} {a}" for a in line.split()]
+            continue
+        head, sep, args = line.strip().partition(": ")
+        moves += [f"{head} {a}" for a in args.split()] if sep else [head]
+    return moves
+
+
+# --- whole games ------------------------------------------------------------------------------
+
+def test_whole_game_against_random_through_the_cli(tmp_path):
+    out = tmp_path / "game.json"
+    result = run("play", "--ai", "random", "--seed", 5, "--out", out, input="pass\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    record = load_game_record(out.read_text(encoding="utf-8"))
+    assert record["meta"] == {"agents": ["human", "random"], "seed": 5, "human_seat": 0,
+                              "truncated": False}
+    p, by_seat = replay(record)
+    assert p.is_over()
+    # only passing, the person was never asked a decision and scored nothing
+    assert by_seat[0] and set(by_seat[0]) == {"pass"}
+    assert record["result"]["scores"][0] == {"red": 0, "blue": 0, "green": 0, "black": 0,
+                                             "treasure": 0}
+    assert result.output.count("player 0 (you): pass") == len(by_seat[0])
+    assert "game over" in result.output
+    assert result.output.rstrip().endswith(f"game record written to {out}")
+    assert "not a move" not in result.output and "not legal" not in result.output
+
+
+def test_whole_game_with_a_person_who_answers_decisions():
+    person = Person(seed=7)
+    record = play(players=2, ai="random", seat=0, seed=7, read=person.read, write=person.write)
+    assert record["meta"]["truncated"] is False
+    p, by_seat = replay(record)  # every typed move was legal, or push would raise
+    assert p.is_over()
+    assert by_seat[0] == [move for _, move in person.typed]
+    asked = [(prompt, move) for prompt, move in person.typed if "action" not in prompt]
+    assert asked, "the person was never asked a decision: pick another seed"
+    for prompt, move in asked:
+        expected = {"commit": "commit", "treasure": "treasure", "war choice": "war",
+                    "monument": ("monument", "decline")}[prompt[len("player 0, your "):-2]]
+        assert move.startswith(expected)
+    # each decision was announced with what is pending and its legal moves
+    assert sum(line.startswith("decision: ") for line in person.output) >= len(asked)
+
+
+def test_ai_in_seat_0_and_three_players():
+    person = Person(seed=2)
+    record = play(players=3, ai="random", seat=1, seed=2, read=person.read, write=person.write)
+    p, by_seat = replay(record)
+    assert p.is_over() and p.players == 3
+    assert record["meta"]["agents"] == ["random", "human", "random"]
+    assert by_seat[1] == [move for _, move in person.typed]
+    assert all(prompt.startswith("player 1, your ") for prompt in person.prompts)
+
+
+# --- input the loop must survive -----------------------------------------------------------------
+
+def test_bad_input_gets_the_reason_and_a_fresh_prompt(tmp_path):
+    out = tmp_path / "game.json"
+    script = Script(["hello world", "tile red", "leader red A1", "leader red F3",
+                     "catastrophe K1", "commit 0", "withdraw red", "", "help", "board"])
+    record = play(ai="random", seed=1, read=script.read, write=script.write, out=out)
+    errors = [ln for ln in script.output if ln.startswith(("not a move", "not legal now"))]
+    assert len(errors) == 7
+    assert errors[0].startswith("not a move: unknown move 'hello'")
+    assert errors[1].startswith("not a move: 'tile' takes 2 argument(s)")
+    # A1's neighbours B1 and A2 hold no temple; F3 holds one
+    assert errors[2] == ("not legal now: 'leader red A1': a leader must stand next to a red "
+                         "tile (a temple); A1 is not")
+    assert errors[3] == "not legal now: 'leader red F3': F3 is not empty land"
+    assert errors[4] == "not legal now: 'catastrophe K1': K1 holds a treasure"
+    assert errors[5].startswith("not legal now: 'commit 0': no decision is pending")
+    assert errors[6] == "not legal now: 'withdraw red': your red leader is not on the board"
+    assert any("? or hint" in ln for ln in script.output)  # help
+    # ten lines answered, then the end of input: the same prompt each time
+    assert script.prompts == [ACTION_PROMPT] * 11
+    assert record["moves"] == [] and record["meta"]["truncated"] is True
+    assert load_game_record(out.read_text(encoding="utf-8")) == record
+    assert script.output[-2:] == ["stopped (end of input) after 0 moves",
+                                  f"game record written to {out}"]
+
+
+def test_hints_list_exactly_the_legal_moves():
+    script = Script(["?", "? tile r", "hint war"])
+    play(ai="random", seed=4, read=script.read, write=script.write)
+    out = script.output
+    first = out.index(next(ln for ln in out if ln.startswith("legal moves (")))
+    second = out.index(next(ln for ln in out[first + 1:] if ln.startswith("legal moves (")))
+    legal = sorted(str(m) for m in Position.new(2, seed=4).legal_moves())
+    assert out[first] == f"legal moves ({len(legal)}):"
+    assert sorted(expand(out[first + 1:second])) == legal
+    third = out.index(next(ln for ln in out[second + 1:] if ln.startswith("legal moves (")))
+    assert sorted(expand(out[second + 1:third])) == [m for m in legal if m.startswith("tile red ")]
+    assert out[third:third + 2] == ["legal moves (0 starting 'war'):", "  none"]
+
+
+def test_hint_lines_group_by_move_kind():
+    lines = hint_lines(["tile red B10", "tile red A2", "pass", "commit 0", "commit 1",
+                        "swap rk", "swap b"])
+    assert lines == ["  commit: 0 1", "  pass", "  swap: b rk", "  tile red: A2 B10"]
+
+
+def test_ctrl_c_saves_the_game(tmp_path):
+    out = tmp_path / "game.json"
+    script = Script(["pass", "pass"], interrupt=True)
+    record = play(ai="random", seed=3, read=script.read, write=script.write, out=out)
+    assert record["moves"][:2] == ["pass", "pass"]
+    assert record["meta"]["truncated"] is True
+    assert json.loads(out.read_text(encoding="utf-8")) == record
+    p, by_seat = replay(record)
+    # interrupted at the person's next prompt: the random player finished its turn
+    assert by_seat[0] == ["pass", "pass"] and len(by_seat[1]) >= 2
+    assert p.to_act == 0 and p.pending is None and not p.is_over()
+    assert script.prompts[-1] == ACTION_PROMPT
+    assert f"stopped (interrupted) after {len(record['moves'])} moves" in script.output
+
+
+def test_quit_saves_the_game(tmp_path):
+    out = tmp_path / "game.json"
+    record = play(ai="random", seed=3, read=Script(["pass", "quit"]).read,
+                  write=lambda text: None, out=out)
+    assert record["moves"] == ["pass"] and record["meta"]["truncated"] is True
+    assert load_game_record(out.read_text(encoding="utf-8")) == record
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+def test_cli_end_of_input_saves_the_record(tmp_path):
+    out = tmp_path / "game.json"
+    result = run("play", "--ai", "random", "--seed", 2, "--out", out, input="pass\n")
+    assert result.exit_code == 0, result.output
+    record = load_game_record(out.read_text(encoding="utf-8"))
+    assert record["moves"] == ["pass"]
+    assert record["meta"] == {"agents": ["human", "random"], "seed": 2, "human_seat": 0,
+                              "truncated": True}
+    assert "stopped (end of input) after 1 move" in result.output
+
+
+def test_cli_default_record_names_never_overwrite():
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        for _ in range(2):
+            result = runner.invoke(main, ["play", "--ai", "random"], input="")
+            assert result.exit_code == 0, result.output
+        assert sorted(os.listdir(".")) == ["tne-game-1.json", "tne-game.json"]
+
+
+def test_cli_bad_options_write_nothing(tmp_path):
+    for args, words in ((["--seat", 2], "seat 2: players are numbered 0 to 1"),
+                        (["--ai", "alphazero"], "unknown agent 'alphazero'"),
+                        (["--ai", "mcts:time=0"], "out of range"),
+                        (["--out", tmp_path / "no" / "game.json"], "no such directory")):
+        result = run("play", "--out", tmp_path / "game.json", *args, input="pass\n")
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        assert result.stderr.startswith("tne: error: ") and len(result.stderr.splitlines()) == 1
+        assert words in result.stderr
+        assert os.listdir(tmp_path) == []
+    result = run("play", "--players", 5)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_real_process_ctrl_c_saves_the_record(tmp_path):
+    """A real `tne play`: wait for the first prompt, press Ctrl-C (SIGINT)."""
+    out = tmp_path / "game.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "play", "--ai", "random",
+                             "--out", str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    seen = b""
+    try:
+        while not seen.endswith(b"> "):
+            ready, _, _ = select.select([proc.stdout], [], [], 120)  # a guard against a hang
+            assert ready, seen.decode()
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            assert chunk, seen.decode() + proc.stderr.read().decode()
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr.decode()
+    assert b"Traceback" not in stderr
+    assert seen.decode().endswith(ACTION_PROMPT)
+    assert "stopped (interrupted) after 0 moves" in stdout.decode()
+    record = load_game_record(out.read_text(encoding="utf-8"))
+    assert record["moves"] == [] and record["meta"]["truncated"] is True

@@ -1,0 +1,277 @@
+"""A person plays against the AI in a terminal: the game loop of ``tne play`` as a function.
+
+``play()`` reads lines with ``read(prompt)`` and prints with ``write(text)`` (``input`` and
+``print`` by default; tests pass their own), so the loop runs the same in a terminal, under
+click's CliRunner or driven by a script.  After every action (of anyone) it prints the move
+and the ASCII board; before each of the person's decisions it prints the scores, the hands
+the person may see and what is asked.  Moves are typed in SPEC notation (``tile red F4``,
+``commit 1``...); ``?`` or ``hint`` lists the legal moves, ``help`` explains, ``board``
+shows the board again, ``quit`` stops.  A line that is not a move, or a move that is not
+legal now, is answered with the reason and a fresh prompt.
+
+However the game stops (its end, ``quit``, end of input, Ctrl-C), the moves played so far
+are returned as a ``tne-game/1`` record (formats.game_record) and, given ``out``, written
+there; ``meta`` holds the agents by seat (``"human"`` for the person), the seed, the
+person's seat and ``truncated`` (true unless the game reached its end).
+"""
+import json
+import os
+import textwrap
+
+from . import board as B
+from . import state as S
+from .agents import make_agent
+from .errors import NotationError, TneError
+from .formats import game_record
+from .notation import move_text, parse_move
+from .position import Position
+from .render import ascii_board, pending_text, summary
+
+HELP = """\
+Type a move in SPEC notation, one a line:
+  tile red F4        put a tile from your hand      leader green C3   place or move a leader
+  withdraw green     take a leader back             catastrophe H7    place a catastrophe
+  swap rrk           discard tiles and draw again   pass              do nothing
+  commit 2           tiles for a revolt or war      war red           choose the next war
+  monument red-blue F4  build on the 2x2 block whose top-left is F4    decline   build none
+  treasure B2        take a treasure
+Colours may be written r b g k; squares A1 (top left) to P11.  Commands:
+  ? or hint   list the legal moves; '? tile red' lists only those starting so
+  board       show the board and the scores again
+  help        this text
+  quit        stop; the game so far is saved (so it is on Ctrl-C or Ctrl-D)
+On the board: r b g k tiles, # monument tile, x catastrophe, * treasure, and a leader as
+the player's number and its colour letter (0R: player 0's red leader)."""
+
+_DECISION = {"revolt": "commit", "war": "commit", "war-choice": "war choice",
+             "monument": "monument", "treasure": "treasure"}
+
+
+class _Quit(Exception):
+    """The person typed quit."""
+
+
+def _sort_key(word):
+    s = B.parse_square(word)
+    return (0, s, "") if s >= 0 else (1, 0, word)
+
+
+def hint_lines(texts, width=100):
+    """The legal moves ``texts`` grouped for reading: one line per kind of move, the last word
+    varying (``tile red: A1 B1 ...``, squares in board order); a move of one word stands
+    alone (``pass``).  Every line starts with two spaces, a wrapped continuation with six."""
+    groups = {}
+    for text in sorted(texts):
+        words = text.split()
+        key = " ".join(words[:-1]) if len(words) > 1 else text
+        args = groups.setdefault(key, [])
+        if len(words) > 1:
+            args.append(words[-1])
+    lines = []
+    for key, args in groups.items():
+        if not args:
+            lines.append(f"  {key}")
+            continue
+        args.sort(key=_sort_key)
+        lines += textwrap.wrap(f"{key}: {' '.join(args)}", width, initial_indent="  ",
+                               subsequent_indent="      ")
+    return lines
+
+
+def _asked(p):
+    """What the person is asked now: 'action 1 of 2', 'commit', 'treasure'..."""
+    pend = p.pending
+    if pend is None:
+        return f"action {3 - p.actions_left} of 2"
+    return _DECISION.get(pend["kind"], pend["kind"])
+
+
+def _why_illegal(p, code):
+    """Why a well-formed move is not legal now, in words (from the rules of SPEC section 3)."""
+    pend = p.pending
+    text = move_text(code)
+    verb = text.split()[0]
+    decision = {"revolt": ("commit",), "war": ("commit",), "war-choice": ("war",),
+                "monument": ("monument", "decline"), "treasure": ("treasure",)}
+    if pend is not None and verb not in decision[pend["kind"]]:
+        return f"a decision is pending ({pending_text(p.st)}): answer with " \
+               + " or ".join(decision[pend["kind"]])
+    if pend is None and verb in ("commit", "war", "monument", "decline", "treasure"):
+        return "no decision is pending: choose an action (tile, leader, withdraw, " \
+               "catastrophe, swap or pass)"
+    d = p.to_json()
+    me = p.to_act
+    hand = p.hand(me)
+    occupied = {sq for _, _, sq in d["leaders"]}
+
+    def cell(sq):
+        r, c = divmod(B.parse_square(sq), B.COLS)
+        return "L" if sq in occupied else d["board"][r][c]
+
+    words = text.split()
+    if verb == "tile":
+        colour, sq = words[1], words[2]
+        if hand[colour] == 0:
+            return f"you have no {colour} tile in hand"
+        if cell(sq) not in ".~":
+            return f"{sq} is not empty"
+        if (cell(sq) == "~") != (colour == "blue"):
+            return "blue tiles go on the river" if colour == "blue" else \
+                f"{colour} tiles go on land, {sq} is river"
+        return f"a tile on {sq} would join three or more kingdoms"
+    if verb == "leader":
+        colour, sq = words[1], words[2]
+        mine = [s for k, c, s in d["leaders"] if k == me and c == colour]
+        if mine and mine[0] == sq:
+            return f"your {colour} leader is already on {sq}"
+        if cell(sq) != ".":
+            return f"{sq} is not empty land" if cell(sq) != "~" else "leaders go on land"
+        s = B.parse_square(sq)
+        if not any(n >= 0 and cell(B.square_name(int(n))) == "r" for n in B.NEIGHBOURS[s]):
+            return f"a leader must stand next to a red tile (a temple); {sq} is not"
+        return f"a leader on {sq} would join two kingdoms"
+    if verb == "withdraw":
+        return f"your {words[1]} leader is not on the board"
+    if verb == "catastrophe":
+        sq = words[1]
+        if d["catastrophes"][me] == 0:
+            return "you have no catastrophe tiles left"
+        what = {"L": "a leader", "#": "a monument", "x": "a catastrophe"}.get(cell(sq))
+        if what is None and sq in d["treasures"]:
+            what = "a treasure"
+        return f"{sq} holds {what}" if what else f"no catastrophe may go on {sq}"
+    if verb == "swap":
+        return "your hand does not hold those tiles"
+    if verb == "commit":
+        colour = B.COLOURS[int(p.st[S.CF_COLOUR])]
+        return f"you can commit at most {hand[colour]} {colour} tiles (your hand)"
+    if verb == "war":
+        return f"there is no war in {words[1]} to choose"
+    if verb == "monument":
+        return "that monument cannot be built there (see ? for the blocks and monuments)"
+    if verb == "treasure":
+        return f"{words[1]} holds no treasure you may take now (corner treasures go first)"
+    return pending_text(p.st)
+
+
+def _ask(p, seat, read, write):
+    """Prompt until the person types a legal move (its action code) or a command that stops."""
+    legal = p.legal_codes()
+    texts = [move_text(c) for c in legal]
+    prompt = f"player {seat}, your {_asked(p)}> "
+    while True:
+        line = read(prompt)
+        command = " ".join(line.split())
+        word = command.lower()
+        if not command:
+            continue
+        first, _, rest = word.partition(" ")
+        if first in ("?", "hint", "hints"):
+            rest = " ".join(B.COLOURS[B.COLOUR_LETTERS.index(w)] if len(w) == 1 and
+                            w in B.COLOUR_LETTERS else w for w in rest.split())
+            shown = [t for t in texts if t.startswith(rest)] if rest else texts
+            write(f"legal moves ({len(shown)}{' starting ' + repr(rest) if rest else ''}):")
+            write("\n".join(hint_lines(shown)) if shown else "  none")
+            continue
+        if word in ("help", "h"):
+            write(HELP)
+            continue
+        if word == "board":
+            write(ascii_board(p.st))
+            write(summary(p.st, p.known_hands, seat))
+            continue
+        if word in ("quit", "exit", "q"):
+            raise _Quit()
+        try:
+            code = parse_move(command)
+        except NotationError as e:
+            write(f"not a move: {e}; type ? for the legal moves, help for help")
+            continue
+        if code not in legal:
+            write(f"not legal now: '{move_text(code)}': {_why_illegal(p, code)}")
+            continue
+        return code
+
+
+def _who(k, seat, names):
+    return f"player {k} (you)" if k == seat else f"player {k} ({names[k]})"
+
+
+def _result_lines(p, seat, names):
+    finals = p.final_scores()
+    places = p.ranking()
+    lines = ["game over"]
+    for k in range(p.players):
+        lines.append(f"  {_who(k, seat, names)}: place {places[k]}, colours after treasures "
+                     f"{' '.join(str(v) for v in finals[k])} (score {finals[k][0]})")
+    return lines
+
+
+def default_record_path(directory="."):
+    """``tne-game.json`` in ``directory``, or ``tne-game-N.json`` with the first N free, so
+    that a new game never overwrites an old record."""
+    path = os.path.join(directory, "tne-game.json")
+    n = 1
+    while os.path.exists(path):
+        path = os.path.join(directory, f"tne-game-{n}.json")
+        n += 1
+    return path
+
+
+def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, out=None):
+    """Play a game: the person in ``seat`` against ``make_agent(ai, seed=...)`` in every
+    other seat, from ``Position.new(players, seed)``.  Returns the ``tne-game/1`` record (and
+    writes it as JSON to the path ``out`` if given), however the game stops.  Raises TneError
+    for a bad argument (players, seat, an agent spec) before anything is asked or written."""
+    if players not in (2, 3, 4):
+        raise TneError(f"players must be 2, 3 or 4, not {players}")
+    if not 0 <= seat < players:
+        raise TneError(f"seat {seat}: players are numbered 0 to {players - 1}")
+    if out is not None and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise TneError(f"{out}: cannot write the game record there: no such directory")
+    agents = {k: make_agent(ai, seed=seed * 4 + k) for k in range(players) if k != seat}
+    names = ["human" if k == seat else agents[k].name for k in range(players)]
+    p = Position.new(players, seed)
+    start = p.to_json()
+    moves = []
+    write(f"Tigris & Euphrates, {players} players, seed {seed}: you are player {seat}; "
+          + ", ".join(f"player {k} is {names[k]}" for k in range(players) if k != seat) + ".")
+    write("Type a move such as 'tile red F4', ? for the legal moves, help for help.")
+    write(ascii_board(p.st))
+    stop = None
+    try:
+        while not p.is_over():
+            k = p.to_act
+            if k == seat:
+                write(summary(p.st, p.known_hands, seat))
+                if p.pending is not None:
+                    write(f"decision: {pending_text(p.st)}")
+                    write("\n".join(hint_lines(move_text(c) for c in p.legal_codes())))
+                code = _ask(p, seat, read, write)
+            else:
+                code = agents[k].choose(p)
+            p.push(code)
+            moves.append(move_text(code))
+            write(f"{_who(k, seat, names)}: {move_text(code)}")
+            write(ascii_board(p.st))
+    except _Quit:
+        stop = "quit"
+    except EOFError:
+        stop = "end of input"
+    except KeyboardInterrupt:
+        stop = "interrupted"
+    if stop is None:
+        write(summary(p.st, p.known_hands, None))
+        write("\n".join(_result_lines(p, seat, names)))
+    else:
+        write(f"\nstopped ({stop}) after {len(moves)} move{'' if len(moves) == 1 else 's'}")
+    meta = {"agents": names, "seed": seed, "human_seat": seat, "truncated": stop is not None}
+    record = game_record(start, moves, p.to_json(), meta)
+    if out is not None:
+        try:
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(json.dumps(record, indent=1) + "\n")
+        except OSError as e:
+            raise TneError(f"{out}: cannot write the game record: {e.strerror or e}") from None
+        write(f"game record written to {out}")
+    return record
