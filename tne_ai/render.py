@@ -105,7 +105,7 @@ def summary(st, known_hands, viewer=None):
         lines.append(f"player {p}{marks}: score {score} | catastrophes "
                      f"{int(st[S.CATASTROPHES + p])} | supply: {' '.join(supply) or 'none'} | "
                      f"hand: {hand_text}")
-    if st[S.BAG_ORDERED]:
+    if st[S.BAG_ORDERED] == 1:
         bag = f"bag: {int(st[S.BAG_LEN])} tiles (ordered)"
     else:
         bag = f"bag: {int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum())} tiles"

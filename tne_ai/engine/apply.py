@@ -215,7 +215,7 @@ def draw_tile(st, p, rng):
     """Draw one tile for p from the bag (front of an ordered bag, or at random from the counts
     with the explicit RNG state); return its colour, or -1 if the bag is empty.  With an
     external-draw bag the draw is only owed (DRAWS_OWED) and 4 is returned."""
-    if st[S.BAG_ORDERED]:
+    if st[S.BAG_ORDERED] == 1:
         # the front tile is the low 2 bits of the first word; shift the rest down by one tile
         # so the bag always starts at bit 0 (a position then has one encoding)
         if st[S.BAG_LEN] == 0:

@@ -24,7 +24,7 @@ from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
 from .determinize import determinize
-from .evaluate import evaluate
+from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
@@ -83,7 +83,7 @@ def reset_tree(action, parent, child, sibling, player, visits, avail, value, cou
 
 
 @njit(cache=True, nogil=True)
-def run_iterations(root, viewer, iterations, c_explore, rollout_depth, rng,
+def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, rng,
                    action, parent, child, sibling, player, visits, avail, value, count):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
     capacity = action.shape[0]
@@ -146,7 +146,7 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, rng,
             path[depth] = best
             node = best
         random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
-        evaluate(st, reward)
+        evaluate(st, eval_params, reward)
         visits[0] += 1
         for d in range(1, depth + 1):
             nd = path[d]
@@ -178,7 +178,7 @@ def _thread_seed(seed, index):
 
 
 def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_depth=DEFAULT_ROLLOUT,
-           capacity=None, batch=32):
+           leader_value=None, capacity=None, batch=32):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
     by summing visits and values per action.  Returns a SearchResult."""
@@ -203,6 +203,9 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_
         capacity = min(capacity, 1 << 22)
     deadline = start + seconds if seconds is not None else None
     root = st.copy()
+    eval_params = EVAL_DEFAULT.copy()
+    if leader_value is not None:
+        eval_params[W_LEADER] = leader_value
 
     def one_tree(i):
         tree = Tree(capacity)
@@ -213,7 +216,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_
             step = batch if budget is None else min(batch, budget - done)
             if step <= 0:
                 break
-            run_iterations(root, viewer, step, c, rollout_depth, rng, *tree.arrays())
+            run_iterations(root, viewer, step, c, rollout_depth, eval_params, rng, *tree.arrays())
             done += step
             if deadline is not None and time.perf_counter() >= deadline:
                 break

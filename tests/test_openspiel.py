@@ -1,0 +1,375 @@
+"""OpenSpiel interoperability (tne_ai.openspiel): the pyspiel game, its resampler and the
+OpenSpiel agents.  open_spiel must be installed (extra ``openspiel``): without it these tests
+fail at import, they do not skip."""
+import numpy as np
+import pytest
+
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+import tne_ai.openspiel as O
+from tne_ai import state as S
+from tne_ai.agents import AgentSpecError, make_agent
+from tne_ai.board import COLOUR_LETTERS, TILES_PER_COLOUR
+from tne_ai.engine.rng import make_rng
+from tne_ai.position import Position, start_state
+from tne_ai.search.determinize import determinize
+
+# 153 tiles: 57 red (10 of them start on the board as temples), 36 blue, 30 green, 30 black
+START_BAG = [47, 36, 30, 30]
+RED, BLUE, GREEN, BLACK = range(4)
+
+
+def hand(state, p):
+    return [int(x) for x in state.st[S.HAND + 4 * p:S.HAND + 4 * p + 4]]
+
+
+def hand_sizes(state):
+    return [sum(hand(state, p)) for p in range(state.num_players())]
+
+
+def expected_returns(places):
+    firsts = places.count(1)
+    return [1.0 / firsts if place == 1 else 0.0 for place in places]
+
+
+def ended_by_the_rules(state):
+    """Over as the rules end a game: two treasures or fewer left on the board, or a refill
+    the bag could not cover (every tile left in it is owed to someone)."""
+    st = state.st
+    words = st.view(np.uint64)
+    treasures = sum(bin(int(w)).count("1") for w in words[S.BB_TREASURE:S.BB_TREASURE + 3])
+    bag_left = int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum() - st[S.DRAWS_OWED:S.DRAWS_OWED + 4].sum())
+    return st[S.PHASE] == S.PH_OVER and (treasures <= 2 or bag_left == 0)
+
+
+def play_random(game, seed):
+    """A uniformly random game through pyspiel (chance outcomes sampled from
+    chance_outcomes()).  Checks every chance node against a bag counted here; returns the
+    events: ('move', turn before the move, player, code, legal actions) and ('draw', player
+    who got the tile, colour)."""
+    rs = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    n = game.num_players()
+    bag = list(START_BAG)
+    events = []
+    while not state.is_terminal():
+        assert state.returns() == [0.0] * n
+        if state.is_chance_node():
+            assert state.current_player() == pyspiel.PlayerId.CHANCE
+            outcomes = state.chance_outcomes()
+            total = sum(bag)
+            assert [c for c, _ in outcomes] == [c for c in range(4) if bag[c] > 0]
+            assert [p for _, p in outcomes] == \
+                pytest.approx([bag[c] / total for c in range(4) if bag[c] > 0])
+            colour = int(rs.choice([c for c, _ in outcomes], p=[p for _, p in outcomes]))
+            before = hand_sizes(state)
+            state.apply_action(colour)
+            gained = [q for q in range(n) if hand_sizes(state)[q] == before[q] + 1]
+            assert len(gained) == 1
+            bag[colour] -= 1
+            events.append(("draw", gained[0], colour))
+        else:
+            player = state.current_player()
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and len(legal) > 0
+            code = int(rs.choice(legal))
+            events.append(("move", int(state.st[S.TURN]), player, code, legal))
+            state.apply_action(code)
+    return state, events, bag
+
+
+def ordered_bag(events, n, rest):
+    """The bag order that deals the same tiles to the same players in an engine game with
+    an ordered bag: there a refill draws for the active player first, then clockwise (the
+    OpenSpiel state settles the same draws clockwise from the next player), so every run of
+    draws is reordered clockwise from the player whose turn it was."""
+    letters = []
+    turn = 0
+    batch = []
+    for event in events + [("end",)]:
+        if event[0] == "draw":
+            batch.append(event)
+            continue
+        batch.sort(key=lambda e: (e[1] - turn) % n)  # stable: each player's own order kept
+        letters += [COLOUR_LETTERS[e[2]] for e in batch]
+        batch = []
+        if event[0] == "move":
+            turn = event[1]
+    for c in range(4):
+        letters += [COLOUR_LETTERS[c]] * rest[c]
+    return "".join(letters)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2)])
+def test_random_game_matches_the_engine(players, seed):
+    game = pyspiel.load_game("python_tigris_euphrates", {"players": players})
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == S.N_ACTIONS
+    assert game.max_chance_outcomes() == 4
+    assert game.max_game_length() == O.MOVE_CAP == 2000
+    state, events, rest = play_random(game, seed)
+    # the deal: 6 draws per player before the first move, player 0's six first
+    first_move = next(i for i, e in enumerate(events) if e[0] == "move")
+    assert first_move == 6 * players
+    assert [e[1] for e in events[:first_move]] == [p for p in range(players) for _ in range(6)]
+    # the same game in the engine with an ordered bag: same legal moves at every decision
+    position = Position(start_state(players, ordered_bag(events, players, rest)))
+    for event in events:
+        if event[0] != "move":
+            continue
+        _, _, player, code, legal = event
+        assert position.to_act == player
+        assert position.legal_codes() == legal
+        position.push(code)
+    # the game ended by the rules, well before the move cap, and the returns are the ranking's
+    assert state.is_terminal() and position.is_over() and ended_by_the_rules(state)
+    assert state.moves < O.MOVE_CAP
+    returns = state.returns()
+    assert len(returns) == players and sum(returns) == pytest.approx(1.0)
+    assert returns == pytest.approx(expected_returns(position.ranking()))
+    assert [int(x) for x in state.st[S.SCORE:S.SCORE + 5 * players]] == \
+        [int(x) for x in position.st[S.SCORE:S.SCORE + 5 * players]]
+
+
+def test_start_state_and_move_cap():
+    game = pyspiel.load_game("python_tigris_euphrates", {"players": 3, "max_moves": 1})
+    assert game.max_game_length() == 1
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == pytest.approx([(0, 47 / 143), (1, 36 / 143), (2, 30 / 143),
+                                                     (3, 30 / 143)])
+    for _ in range(18):
+        state.apply_action(BLUE)
+    assert state.current_player() == 0
+    assert hand(state, 0) == hand(state, 1) == hand(state, 2) == [0, 6, 0, 0]
+    # one move ends the game at the cap; nobody could score yet (no leader on the board), so
+    # the three players share first place
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal()
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.returns() == pytest.approx([1 / 3, 1 / 3, 1 / 3])
+
+
+@pytest.mark.parametrize("players,serialize", [(2, True), (4, False)])
+def test_openspiel_conformance(players, serialize):
+    # OpenSpiel's own checks over random games: clones, strings for every player at every
+    # node, chance outcomes, returns, (de)serialization
+    pyspiel.random_sim_test(O.load_game(players), num_sims=2, serialize=serialize, verbose=False)
+
+
+def test_bad_parameters():
+    with pytest.raises(O.OpenSpielError, match="players must be 2, 3 or 4"):
+        pyspiel.load_game("python_tigris_euphrates", {"players": 5})
+    with pytest.raises(O.OpenSpielError, match="max_moves"):
+        pyspiel.load_game("python_tigris_euphrates", {"max_moves": 0})
+
+
+def swap_code(counts):
+    return S.A_SWAP + [tuple(int(x) for x in row) for row in S.SWAP_COUNTS].index(tuple(counts))
+
+
+def test_strings_show_own_hand_and_others_swaps_by_count():
+    state = O.load_game(2).new_initial_state()
+    for c in [RED] * 6 + [BLACK] * 6:
+        state.apply_action(c)
+    obs0 = state.observation_string(0)
+    assert "hand r6 b0 g0 k0" in obs0 and "k6" not in obs0
+    assert "hand r0 b0 g0 k6" in state.observation_string(1)
+    state.apply_action(swap_code((2, 0, 0, 0)))  # player 0 discards two red face down
+    assert state.is_chance_node()
+    state.apply_action(GREEN)
+    state.apply_action(GREEN)
+    assert hand(state, 0) == [4, 0, 2, 0]
+    info0 = state.information_state_string(0)
+    info1 = state.information_state_string(1)
+    assert "moves 0:swap rr" in info0
+    assert "moves 0:swap 2" in info1 and "swap rr" not in info1
+    assert "hidden discards 2" in info1 and "hand sizes 6 6" in info1
+    assert "moves" not in state.observation_string(1)
+    assert state.information_state_string() == info0  # player 0 still to act
+    # in a world sampled for player 1, player 0's swap is known only by its count
+    world = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    assert world.information_state_string(1) == info1
+    assert "moves 0:swap 2" in world.information_state_string(0)
+
+
+def test_resample_keeps_the_information_state():
+    game = O.load_game(3)
+    state, _, _ = play_random(game, 7)  # a finished game: replay it to points along the way
+    history = state.history()
+    sampler = pyspiel.UniformProbabilitySampler(11, 0.0, 1.0)
+    checked = 0
+    hidden_changed = 0
+    for cut in range(40, len(history), 45):
+        s = game.new_initial_state()
+        for a in history[:cut]:
+            s.apply_action(a)
+        if s.is_chance_node():
+            continue
+        for p in range(3):
+            info = s.information_state_string(p)
+            for _ in range(3):
+                r = s.resample_from_infostate(p, sampler)
+                assert r.information_state_string(p) == info
+                assert r.observation_string(p) == s.observation_string(p)
+                assert r.current_player() == s.current_player()
+                assert hand(r, p) == hand(s, p)
+                others = [q for q in range(3) if q != p]
+                if any(hand(r, q) != hand(s, q) for q in others):
+                    hidden_changed += 1
+                # every tile is somewhere: board, monuments, out of game, hands, hidden
+                # discards or the bag
+                st = r.st
+                bb = st.view(np.uint64)
+                on_board = sum(bin(int(w)).count("1") for w in bb[S.BB_TILE:S.BB_TILE + 12])
+                flipped = sum(bin(int(w)).count("1") for w in bb[S.BB_FLIP:S.BB_FLIP + 3])
+                total = (on_board + flipped + st[S.OUT_OF_GAME:S.OUT_OF_GAME + 4].sum()
+                         + st[S.HAND:S.HAND + 12].sum() + st[S.HIDDEN_DISCARDS]
+                         + st[S.BAG_COUNT:S.BAG_COUNT + 4].sum())
+                assert total == TILES_PER_COLOUR.sum()
+                assert st[S.BAG_ORDERED] == S.BAG_EXTERNAL
+                if p == s.current_player():
+                    assert r.legal_actions() == s.legal_actions()
+                checked += 1
+    assert checked >= 9
+    assert hidden_changed > checked // 2  # the other hands are really redealt
+
+
+def run_ismcts_game(players, seed):
+    game = O.load_game(players)
+    rs = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, O.EngineRolloutEvaluator(seed=seed), 0.7, 5, random_state=rs)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+    calls = []
+
+    def resample(state, player):
+        calls.append(player)
+        return state.resample_from_infostate(player, sampler)
+
+    bot.set_resampler(resample)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(int(rs.choice([c for c, _ in outcomes], p=[p for _, p in outcomes])))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    return state, calls
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_ismcts_bot_plays_complete_games(players):
+    state, calls = run_ismcts_game(players, seed=players)
+    assert ended_by_the_rules(state)  # not by the move cap
+    assert sum(state.returns()) == pytest.approx(1.0)
+    assert set(calls) == set(range(players))  # every player searched through the resampler
+
+
+def test_ismcts_bot_with_openspiel_rollouts():
+    # OpenSpiel's own random-rollout evaluator, playing through pyspiel: a few moves
+    game = O.load_game(2)
+    rs = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(random_state=rs), 0.7, 3,
+                           random_state=rs)
+    state = game.new_initial_state()
+    for _ in range(12):
+        state.apply_action(RED)
+    moves = 0
+    while moves < 3:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+
+
+def midgame(seed, moves=60):
+    position = Position.new(2, seed=seed)
+    agent = make_agent("random", seed=seed)
+    for _ in range(moves):
+        position.push(agent.choose(position))
+    return position
+
+
+def test_openspiel_mcts_never_sees_the_true_hands(monkeypatch):
+    seen = []
+    original = mcts.MCTSBot.step
+
+    def recording_step(bot, state):
+        seen.append(state.st.copy())
+        return original(bot, state)
+
+    monkeypatch.setattr(mcts.MCTSBot, "step", recording_step)
+    differs = 0
+    for seed in range(5):
+        position = midgame(seed)
+        me = position.to_act
+        other = 1 - me
+        if len(position.legal_codes()) == 1:
+            continue
+        agent = make_agent(f"openspiel-mcts:simulations=5,seed={seed}")
+        agent.choose(position)
+        searched = seen[-1]
+        # what the agent searched is the determinization its seeded RNG deals
+        expected = np.empty_like(position.st)
+        determinize(position.st, me, make_rng(seed), expected)
+        assert list(searched[S.HAND:S.HAND + 8]) == list(expected[S.HAND:S.HAND + 8])
+        assert list(searched[S.HAND + 4 * me:S.HAND + 4 * me + 4]) == \
+            list(position.st[S.HAND + 4 * me:S.HAND + 4 * me + 4])
+        assert searched[S.BAG_ORDERED] == S.BAG_EXTERNAL
+        assert not searched[S.BAG:S.BAG + S.BAG_WORDS].any()
+        if list(searched[S.HAND + 4 * other:S.HAND + 4 * other + 4]) != \
+                list(position.st[S.HAND + 4 * other:S.HAND + 4 * other + 4]):
+            differs += 1
+    assert len(seen) >= 4 and differs >= 3
+
+
+@pytest.mark.parametrize("kind", ["openspiel-mcts", "openspiel-ismcts"])
+def test_same_move_whatever_the_hidden_tiles(kind):
+    position = midgame(4)
+    me = position.to_act
+    other = 1 - me
+    # another world with the same information for the player to act: other hand, other bag
+    world = np.empty_like(position.st)
+    determinize(position.st, me, make_rng(99), world)
+    assert list(world[S.HAND + 4 * other:S.HAND + 4 * other + 4]) != \
+        list(position.st[S.HAND + 4 * other:S.HAND + 4 * other + 4])
+    twin = Position(world)
+    first = make_agent(f"{kind}:simulations=8,seed=5").choose(position)
+    second = make_agent(f"{kind}:simulations=8,seed=5").choose(twin)
+    assert first == second
+    assert first in position.legal_codes()
+
+
+def test_agents_play_a_complete_game():
+    position = Position.new(2, seed=8)
+    agents = [make_agent("openspiel-ismcts:simulations=5,seed=1"),
+              make_agent("openspiel-mcts:simulations=5,seed=2")]
+    while not position.is_over():
+        position.push(agents[position.to_act].choose(position))  # push checks legality
+    assert sorted(position.ranking())[0] == 1
+
+
+def test_time_budget_and_specs():
+    agent = make_agent("openspiel-ismcts:time=0.05,seed=3")
+    assert agent.name == "openspiel-ismcts:time=0.05"
+    position = midgame(2)
+    for _ in range(2):
+        code = agent.choose(position)
+        position.push(code)
+    assert agent.seconds_per_simulation > 0
+    assert make_agent("openspiel-mcts:simulations=7,playout=python").name == \
+        "openspiel-mcts:simulations=7,playout=python"
+    with pytest.raises(AgentSpecError, match="simulations=0"):
+        make_agent("openspiel-mcts:simulations=0")
+    with pytest.raises(AgentSpecError, match="simulations=1 is out of range"):
+        make_agent("openspiel-ismcts:simulations=1")  # ISMCTSBot needs 2
+    with pytest.raises(AgentSpecError, match="playout=fast"):
+        make_agent("openspiel-mcts:playout=fast")
+    with pytest.raises(AgentSpecError, match="unknown option 'iterations'"):
+        make_agent("openspiel-mcts:iterations=5")
