@@ -4,8 +4,12 @@ An agent has ``name`` and ``choose(position) -> int`` (an action code legal for
 ``position.to_act``).  It sees only what that player may see: the search and the greedy
 look-ahead work on determinizations, never on the hidden hands or bag order in the position.
 
-Spec strings: ``random``, ``greedy``, ``mcts``, with options after a colon, e.g.
-``mcts:time=0.2,threads=2``, ``mcts:iterations=5000,c=0.7``, ``greedy:seed=3``.
+Spec strings: ``random``, ``greedy``, ``mcts``, ``openspiel-ismcts``, ``openspiel-mcts``, with
+options after a colon, e.g. ``mcts:time=0.2,threads=2``, ``mcts:iterations=5000,c=0.7``,
+``greedy:seed=3``, ``openspiel-ismcts:simulations=100``.  mcts options: iterations, time
+(seconds), threads, c (UCB exploration), rollout (moves of random rollout before the
+evaluation; -1 plays to the end, 0 evaluates at once, the default), leader (evaluation value
+of a leader on the board), seed.  The OpenSpiel agents need the ``openspiel`` extra.
 """
 import numpy as np
 
@@ -101,7 +105,8 @@ class GreedyAgent(Agent):
 class MctsAgent(Agent):
     """ISMCTS (tne_ai.search.mcts) with an iteration and/or time budget per move."""
 
-    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=0.7, rollout=DEFAULT_ROLLOUT):
+    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=0.7, rollout=DEFAULT_ROLLOUT,
+                 leader=None):
         if iterations is None and time is None:
             time = 0.2
         self.iterations = iterations
@@ -109,6 +114,7 @@ class MctsAgent(Agent):
         self.threads = threads
         self.c = c
         self.rollout = rollout
+        self.leader = leader
         self.seed = seed
         self.calls = 0
         parts = [f"iterations={iterations}" if iterations is not None else None,
@@ -119,18 +125,37 @@ class MctsAgent(Agent):
         self.calls += 1
         result = search(position.st, iterations=self.iterations, seconds=self.time,
                         threads=self.threads, seed=self.seed * 100003 + self.calls, c=self.c,
-                        rollout_depth=self.rollout)
+                        rollout_depth=self.rollout, leader_value=self.leader)
         self.last = result
         return result.move
+
+
+def _openspiel_agent(kind):
+    """A builder for an OpenSpiel agent (tne_ai.openspiel): OpenSpiel is imported only when
+    such an agent is made, so this module works without it."""
+    def build(**options):
+        try:
+            from .openspiel import make_openspiel_agent
+        except ImportError as e:
+            raise AgentSpecError(f"agent '{kind}' needs OpenSpiel: pip install "
+                                 f"\"tne-ai[openspiel]\" ({e})") from None
+        return make_openspiel_agent(kind, **options)
+    return build
 
 
 _OPTIONS = {
     "random": {"seed": int},
     "greedy": {"seed": int},
     "mcts": {"seed": int, "iterations": int, "time": float, "threads": int, "c": float,
-             "rollout": int},
+             "rollout": int, "leader": float},
+    "openspiel-ismcts": {"seed": int, "simulations": int, "time": float, "c": float,
+                         "playout": str},
+    "openspiel-mcts": {"seed": int, "simulations": int, "time": float, "c": float,
+                       "playout": str},
 }
-_CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+_CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
+            "openspiel-ismcts": _openspiel_agent("openspiel-ismcts"),
+            "openspiel-mcts": _openspiel_agent("openspiel-mcts")}
 
 
 def parse_spec(spec):
