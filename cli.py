@@ -114,21 +114,34 @@ def new(players, seed):
     click.echo(_position_json(p))
 
 
+def _write_svg(path, text):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise CliError(f"{path}: cannot write: {e.strerror or _one_line(e)}") from None
+
+
 @main.command()
 @click.argument("position")
 @click.option("--as", "viewer", type=int, default=None, metavar="PLAYER",
               help="Show the position as PLAYER sees it: other players' hands hidden.")
-def show(position, viewer):
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also draw the position as an SVG picture in FILE.")
+def show(position, viewer, svg_file):
     """Print the board and a summary of POSITION."""
-    from tne_ai.render import summary
+    from tne_ai.render import summary, svg
 
     p = _load_position(position)
     if viewer is not None and not 0 <= viewer < p.players:
         raise CliError(f"--as {viewer}: players are numbered 0 to {p.players - 1}")
     known_hands = [p.hand(i) is not None for i in range(p.players)]
-    click.echo(str(p))
     with _reported():
-        click.echo(summary(p.st, known_hands, viewer))
+        text = summary(p.st, known_hands, viewer)
+    if svg_file is not None:
+        _write_svg(svg_file, svg(p.st, known_hands, viewer))
+    click.echo(str(p))
+    click.echo(text)
 
 
 @main.command()
@@ -174,7 +187,10 @@ def apply(position, moves, seed, output):
               help="Root-parallel search trees.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
-def bestmove(position, seconds, iterations, threads, seed, as_json):
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also draw the position in FILE (SVG) with the move and the next best "
+                   "three marked, with their shares of the search visits.")
+def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     """Print the best move for whoever must act in POSITION (ISMCTS)."""
     from tne_ai.search.mcts import search
 
@@ -185,6 +201,11 @@ def bestmove(position, seconds, iterations, threads, seed, as_json):
     if seconds is None and iterations is None:
         seconds = 1.0
     result = search(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
+    if svg_file is not None:
+        from tne_ai.render import svg, visit_shares
+        known_hands = [p.hand(i) is not None for i in range(p.players)]
+        marks = visit_shares(result.alternatives, chosen=result.move, top=4)
+        _write_svg(svg_file, svg(p.st, known_hands, p.to_act, marks))
     if as_json:
         out = result.to_dict()
         out["player"] = p.to_act
@@ -222,6 +243,221 @@ def bench(quick, as_json, save, compare):
         click.echo(json.dumps(result, indent=1))
     else:
         click.echo(format_table(result, old))
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Number of players.")
+@click.option("--ai", "ai_spec", default="mcts:time=1", show_default=True, metavar="SPEC",
+              help="The agent in every other seat: random, greedy, mcts:time=1, ...")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="Your seat (player number; player 0 moves first).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the bag shuffle and of the AI.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Where the game record goes (default: tne-game.json, or the next free "
+                   "tne-game-N.json).")
+def play(players, ai_spec, seat, seed, out):
+    """Play against the AI in the terminal (type help once it starts).
+
+    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input."""
+    from tne_ai.play import default_record_path, play as play_game
+
+    with _reported():
+        play_game(players, ai_spec, seat, seed, read=input, write=click.echo,
+                  out=out if out is not None else default_record_path())
+
+
+def _parse_agents(items):
+    agents = {}
+    for item in items:
+        name, eq, spec = item.partition("=")
+        name, spec = name.strip(), spec.strip()
+        if not eq or not name or not spec:
+            raise CliError(f"--agent '{item}': expected NAME=SPEC, e.g. m=mcts:iterations=500")
+        if name in agents:
+            raise CliError(f"--agent '{item}': the name '{name}' is given twice")
+        agents[name] = spec
+    return agents
+
+
+def _elo_text(x, signed=True):
+    import math
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}" if signed else f"{x:.0f}"
+
+
+def _rating_cells(rating, reference):
+    if rating is None:
+        return ["", ""]
+    if reference:
+        return ["0", "(reference)"]
+    return [_elo_text(rating.elo), f"[{_elo_text(rating.low)}, {_elo_text(rating.high)}]"]
+
+
+def _tournament_text(result):
+    r = result
+    seats = sorted({len(t) for t in r.tables})
+    lines = [f"{len(r.records)} games: {len(r.tables)} table(s) of {'/'.join(map(str, seats))} "
+             f"seats, {r.games_per_table} deal(s) each in every rotation; {r.truncated} "
+             f"truncated; {r.played} played in {r.elapsed:.1f} s"
+             + (f", {r.resumed} resumed" if r.resumed else "")
+             + (f"; records in {r.out}" if r.out else "")]
+    multi = any(s.multiplayer is not None for s in r.standings)
+    head = ["agent", "games", "wins", "shared", "score", "rank", "elo", "95%"]
+    if multi:
+        head += ["PL elo", "95%"]
+    if r.truncated:
+        head += ["trunc"]
+    rows = [head]
+    for i, s in enumerate(r.standings):
+        row = [s.name, str(s.games), str(s.wins), str(s.shared),
+               "n/a" if not s.games else f"{s.mean_score:.2f}",
+               "n/a" if not s.games else f"{s.mean_rank:.2f}"]
+        row += _rating_cells(s.elo, i == 0)
+        if multi:
+            row += _rating_cells(s.multiplayer, i == 0)
+        if r.truncated:
+            row += [str(s.truncated)]
+        rows.append(row)
+    widths = [max(len(row[c]) for row in rows) for c in range(len(head))]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                               for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    first = r.standings[0].name
+    lines.append(f"score: mean lowest colour after treasures; rank: mean place; elo: {r.elo_method}"
+                 f", relative to {first}" + ("; PL: Plackett-Luce on finishing orders" if multi else ""))
+    if r.sprt is not None:
+        t = r.sprt
+        verdict = {"H1": f"H1 accepted (elo >= {t.elo1:g})", "H0": f"H0 accepted (elo <= {t.elo0:g})",
+                   None: "undecided"}[t.decision]
+        lines.append(f"sprt elo0={t.elo0:g} elo1={t.elo1:g} (alpha=beta={t.alpha:g}): LLR {t.llr:.3f} "
+                     f"in [{t.lower:.3f}, {t.upper:.3f}] after {len(t.samples)} deal(s): {verdict}")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option("--agent", "agent_items", multiple=True, required=True, metavar="NAME=SPEC",
+              help="An agent and its spec (random, greedy, mcts:iterations=500, ...); "
+                   "repeat for each agent. The first is the rating reference.")
+@click.option("--table", "table_items", multiple=True, metavar="NAME,NAME,...",
+              help="A table: agent names by seat, repeats allowed (m,g,g,g); repeat the option "
+                   "for more tables. Default: every combination of --players distinct agents.")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Seats per table for the default tables (default 2).")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Deals per table. Each deal (one seeded bag) is played in every cyclic "
+                   "rotation of the seats, so a table of N seats plays N games per deal.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the deals and of the agents.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games played in parallel (1: in this process).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help='local processes, or a Ray cluster (pip install "tne-ai[ray]").')
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="The Ray cluster to join (default: start a local Ray with --jobs CPUs).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+              help="Append one tne-game/1 record per game (a JSON line) as each game ends.")
+@click.option("--resume", is_flag=True,
+              help="Continue --out: play only the games not yet in it.")
+@click.option("--sprt", default=None, metavar="ELO0,ELO1",
+              help="Two agents only: stop as soon as the GSPRT (alpha=beta=0.05) accepts "
+                   "elo <= ELO0 or elo >= ELO1 (the second agent against the first), checked "
+                   "after each deal; --games is then the most deals per table.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Plies (actions and decisions) after which a game is cut, scored as it "
+                   "stands and marked truncated.")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+def tournament(agent_items, table_items, players, games, seed, jobs, backend, ray_address, out,
+               resume, sprt, max_moves, as_json):
+    """Play a tournament between agents and print the standings with ratings.
+
+    Example: tne tournament --agent m=mcts:iterations=500 --agent g=greedy --games 20
+    --jobs 2 --out games.jsonl
+    """
+    from tne_ai.tournament import run_tournament
+
+    agents = _parse_agents(agent_items)
+    tables = [tuple(x.strip() for x in item.split(",")) for item in table_items] or None
+    sprt_elos = None
+    if sprt is not None:
+        parts = sprt.split(",")
+        try:
+            sprt_elos = tuple(float(x) for x in parts)
+        except ValueError:
+            sprt_elos = None
+        if sprt_elos is None or len(sprt_elos) != 2:
+            raise CliError(f"--sprt '{sprt}': expected two Elo values ELO0,ELO1, e.g. 0,5")
+    bar = None
+    count = [0]
+
+    def progress(done, total):
+        nonlocal bar
+        count[0] = done
+        if not sys.stderr.isatty():
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="games", file=sys.stderr,
+                                    show_eta=True, show_pos=True)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    try:
+        with _reported():
+            result = run_tournament(agents, tables=tables, players=players, games=games,
+                                    seed=seed, jobs=jobs, backend=backend,
+                                    ray_address=ray_address, out=out, resume=resume,
+                                    sprt=sprt_elos, max_moves=max_moves, progress=progress)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+        where = f" in {out}; run again with --resume to finish" if out else ""
+        click.echo(f"tne: interrupted: {count[0]} games recorded{where}", err=True)
+        sys.exit(130)
+    if bar is not None:
+        bar.__exit__(None, None, None)
+    if result.ignored:
+        click.echo(f"tne: note: {result.ignored} record(s) in {out} are of games outside this "
+                   f"schedule; not counted", err=True)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+    else:
+        click.echo(_tournament_text(result))
+
+
+@main.command()
+@click.argument("record_file", metavar="RECORD.jsonl")
+@click.option("--game", "game", default=None, metavar="ID",
+              help="The game id (meta.game_id, e.g. t0-d1-r0). Default: the first record.")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="Moves to replay (default: all, the end of the game).")
+@click.option("--json", "as_json", is_flag=True, help="Print the position file instead.")
+def replay(record_file, game, ply, as_json):
+    """Print a moment of a recorded game: the board and summary, or the position file
+    (--json) to give to `tne bestmove`."""
+    from tne_ai.render import summary
+    from tne_ai.tournament import find_record, replay as replay_record
+
+    with _reported():
+        record = find_record(record_file, game)
+        p = replay_record(record, ply)
+    if as_json:
+        click.echo(_position_json(p))
+        return
+    meta = record.get("meta", {})
+    agents = ", ".join(f"{a.get('name')} ({a.get('spec')})" if isinstance(a, dict) else str(a)
+                       for a in meta.get("agents", []))
+    moves = len(record["moves"])
+    done = moves if ply is None else ply
+    click.echo(f"game {meta.get('game_id', '?')}, after {done} of {moves} moves"
+               + (f"; seats: {agents}" if agents else "")
+               + ("; truncated" if meta.get("truncated") and done == moves else ""))
+    click.echo(str(p))
+    with _reported():
+        click.echo(summary(p.st, [True] * p.players, None))
 
 
 if __name__ == "__main__":
