@@ -8,7 +8,8 @@ from .agents import Agent, make_agent
 from .errors import IllegalMoveError, NotationError, PositionError, TneError
 from .notation import Move
 from .position import Position
+from .tournament import run_tournament
 
 __version__ = "0.1.0"
-__all__ = ["Position", "Move", "Agent", "make_agent", "TneError", "NotationError",
+__all__ = ["Position", "Move", "Agent", "make_agent", "run_tournament", "TneError", "NotationError",
            "IllegalMoveError", "PositionError", "__version__"]
