@@ -76,7 +76,7 @@ def _play(p, moves):
     """Push ``moves`` (texts) onto ``p`` in order, checking the hand to act before each."""
     _require_hand_to_act(p)
     for i, text in enumerate(moves, 1):
-        with _reported(f"move {i} '{text}'"):
+        with _reported(f"move {i}"):
             p.push(text)
         _require_hand_to_act(p, after=f"after move {i} '{text}'")
     return p

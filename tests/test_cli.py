@@ -200,16 +200,16 @@ def test_unknown_key(tmp_path):
 
 def test_unparsable_move(tmp_path):
     path = write(tmp_path, start_position())
-    assert_user_error(run("legal", path, "tile purple A1"), "move 1 'tile purple A1'")
-    assert_user_error(run("apply", path, "pass", "jump A1"), "move 2 'jump A1'")
+    assert_user_error(run("legal", path, "tile purple A1"), "move 1:", "'purple' is not a colour")
+    assert_user_error(run("apply", path, "pass", "jump A1"), "move 2:", "unknown move 'jump'")
 
 
 def test_illegal_move(tmp_path):
     path = write(tmp_path, start_position())
-    # Blue tiles go on river only; A1 is land.
-    assert_user_error(run("apply", path, "pass", "tile blue A1"), "move 2 'tile blue A1'")
+    # The start hand holds no blue tile.
+    assert_user_error(run("apply", path, "pass", "tile blue A1"), "move 2:", "'tile blue A1' is not legal: you have no blue tile in hand")
     # No leader on the board: nothing to withdraw.
-    assert_user_error(run("legal", path, "withdraw red"), "move 1 'withdraw red'")
+    assert_user_error(run("legal", path, "withdraw red"), "move 1:", "'withdraw red' is not legal: your red leader is not on the board")
 
 
 def test_apply_output_untouched_on_error(tmp_path):
@@ -256,4 +256,4 @@ def test_real_process(tmp_path):
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.splitlines() == [bad.stderr.strip()]
-    assert bad.stderr.startswith("tne: error: move 1 'tile blue A1'")
+    assert bad.stderr.startswith("tne: error: move 1: 'tile blue A1' is not legal: blue tiles go on the river")

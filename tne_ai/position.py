@@ -3,6 +3,7 @@ import json
 
 import numpy as np
 
+from . import board as B
 from . import state as S
 from .board import COLOURS, COLOUR_LETTERS, TEMPLE_SQUARES, TILES_PER_COLOUR, mask_of
 from .engine.apply import apply_action, draw_tile
@@ -12,6 +13,7 @@ from .engine.scoring import final_values, ranking as _ranking
 from .errors import IllegalMoveError, TneError
 from .formats import pack_bag
 from .notation import Move, move_text, parse_move
+from .render import pending_text
 
 _MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
 
@@ -102,16 +104,77 @@ class Position:
         if not self.known_hands[self.to_act]:
             raise IllegalMoveError(f"the hand of player {self.to_act}, who must act, is unknown")
         if code not in self.legal_codes():
-            raise IllegalMoveError(f"'{move_text(code)}' is not legal here ({self._asks()})")
+            raise IllegalMoveError(f"'{move_text(code)}' is not legal: {self.why_illegal(code)}")
         apply_action(self.st, code, self.rng)
         return self
 
-    def _asks(self):
-        pend = self.pending
-        who = f"player {self.to_act}"
-        if pend is None:
-            return f"{who} must choose an action"
-        return f"{who} must answer a pending {pend['kind']}"
+    def why_illegal(self, code):
+        """Why a well-formed move (an action code) is not legal now, in words (SPEC section 3)."""
+        p = self
+        pend = p.pending
+        text = move_text(code)
+        verb = text.split()[0]
+        decision = {"revolt": ("commit",), "war": ("commit",), "war-choice": ("war",),
+                    "monument": ("monument", "decline"), "treasure": ("treasure",)}
+        if pend is not None and verb not in decision[pend["kind"]]:
+            return f"a decision is pending ({pending_text(p.st)}): answer with " \
+                   + " or ".join(decision[pend["kind"]])
+        if pend is None and verb in ("commit", "war", "monument", "decline", "treasure"):
+            return "no decision is pending: choose an action (tile, leader, withdraw, " \
+                   "catastrophe, swap or pass)"
+        d = p.to_json()
+        me = p.to_act
+        hand = p.hand(me)
+        occupied = {sq for _, _, sq in d["leaders"]}
+
+        def cell(sq):
+            r, c = divmod(B.parse_square(sq), B.COLS)
+            return "L" if sq in occupied else d["board"][r][c]
+
+        words = text.split()
+        if verb == "tile":
+            colour, sq = words[1], words[2]
+            if hand[colour] == 0:
+                return f"you have no {colour} tile in hand"
+            if cell(sq) not in ".~":
+                return f"{sq} is not empty"
+            if (cell(sq) == "~") != (colour == "blue"):
+                return "blue tiles go on the river" if colour == "blue" else \
+                    f"{colour} tiles go on land, {sq} is river"
+            return f"a tile on {sq} would join three or more kingdoms"
+        if verb == "leader":
+            colour, sq = words[1], words[2]
+            mine = [s for k, c, s in d["leaders"] if k == me and c == colour]
+            if mine and mine[0] == sq:
+                return f"your {colour} leader is already on {sq}"
+            if cell(sq) != ".":
+                return f"{sq} is not empty land" if cell(sq) != "~" else "leaders go on land"
+            s = B.parse_square(sq)
+            if not any(n >= 0 and cell(B.square_name(int(n))) == "r" for n in B.NEIGHBOURS[s]):
+                return f"a leader must stand next to a red tile (a temple); {sq} is not"
+            return f"a leader on {sq} would join two kingdoms"
+        if verb == "withdraw":
+            return f"your {words[1]} leader is not on the board"
+        if verb == "catastrophe":
+            sq = words[1]
+            if d["catastrophes"][me] == 0:
+                return "you have no catastrophe tiles left"
+            what = {"L": "a leader", "#": "a monument", "x": "a catastrophe"}.get(cell(sq))
+            if what is None and sq in d["treasures"]:
+                what = "a treasure"
+            return f"{sq} holds {what}" if what else f"no catastrophe may go on {sq}"
+        if verb == "swap":
+            return "your hand does not hold those tiles"
+        if verb == "commit":
+            colour = "red" if pend["kind"] == "revolt" else B.COLOURS[int(p.st[S.CF_COLOUR])]
+            return f"you can commit at most {hand[colour]} {colour} tiles (your hand)"
+        if verb == "war":
+            return f"there is no war in {words[1]} to choose"
+        if verb == "monument":
+            return "that monument cannot be built there (see ? for the blocks and monuments)"
+        if verb == "treasure":
+            return f"{words[1]} holds no treasure you may take now (corner treasures go first)"
+        return pending_text(p.st)
 
     # --- queries ---------------------------------------------------------------------------
     @property
