@@ -55,6 +55,33 @@ def emit(out, n, base, a0, a1, a2):
     return n
 
 
+@njit(cache=True, inline="always")
+def empty_squares(bb):
+    """Squares with no tile, leader or catastrophe."""
+    o0, o1, o2 = occupied(bb)
+    return (~(o0 | bb[S.BB_CATA]) & ALL[0], ~(o1 | bb[S.BB_CATA + 1]) & ALL[1],
+            ~(o2 | bb[S.BB_CATA + 2]) & ALL[2])
+
+
+@njit(cache=True, inline="always")
+def near_temple(bb, e0, e1, e2):
+    """Empty land squares next to a face-up red tile: where a leader may stand."""
+    r0, r1, r2 = dilate(bb[S.BB_TILE], bb[S.BB_TILE + 1], bb[S.BB_TILE + 2])
+    return r0 & e0 & LAND[0], r1 & e1 & LAND[1], r2 & e2 & LAND[2]
+
+
+@njit(cache=True, inline="always")
+def catastrophe_targets(bb, e0, e1, e2):
+    """An empty square, or a face-up tile without a treasure."""
+    f0 = f1 = f2 = U0
+    for c in range(4):
+        f0 |= bb[S.BB_TILE + 3 * c]
+        f1 |= bb[S.BB_TILE + 3 * c + 1]
+        f2 |= bb[S.BB_TILE + 3 * c + 2]
+    return (e0 | (f0 & ~bb[S.BB_TREASURE]), e1 | (f1 & ~bb[S.BB_TREASURE + 1]),
+            e2 | (f2 & ~bb[S.BB_TREASURE + 2]))
+
+
 @njit(cache=True)
 def legal_moves(st, out):
     """Write the legal action codes of whoever must act into out; return how many."""
@@ -101,10 +128,7 @@ def action_moves(st, bb, kmask, p, out):
     n = 0
     nk = label(bb, -1, kmask)
     tw0, tw1, tw2, th0, th1, th2 = touch_counts(kmask, nk)
-    o0, o1, o2 = occupied(bb)
-    e0 = ~(o0 | bb[S.BB_CATA]) & ALL[0]
-    e1 = ~(o1 | bb[S.BB_CATA + 1]) & ALL[1]
-    e2 = ~(o2 | bb[S.BB_CATA + 2]) & ALL[2]
+    e0, e1, e2 = empty_squares(bb)
     # tiles
     for c in range(4):
         if st[S.HAND + 4 * p + c] > 0:
@@ -115,10 +139,7 @@ def action_moves(st, bb, kmask, p, out):
                 n = emit(out, n, S.A_TILE + 176 * c, e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1,
                          e2 & LAND[2] & ~th2)
     # leaders: empty land next to a face-up red tile, touching at most one kingdom
-    r0, r1, r2 = dilate(bb[S.BB_TILE], bb[S.BB_TILE + 1], bb[S.BB_TILE + 2])
-    r0 &= e0 & LAND[0]
-    r1 &= e1 & LAND[1]
-    r2 &= e2 & LAND[2]
+    r0, r1, r2 = near_temple(bb, e0, e1, e2)
     for c in range(4):
         s = st[S.LEADER_SQ + 4 * p + c]
         if s < 0:
@@ -135,13 +156,8 @@ def action_moves(st, bb, kmask, p, out):
             n += 1
     # catastrophe: an empty square, or a face-up tile without a treasure
     if st[S.CATASTROPHES + p] > 0:
-        f0 = f1 = f2 = U0
-        for c in range(4):
-            f0 |= bb[S.BB_TILE + 3 * c]
-            f1 |= bb[S.BB_TILE + 3 * c + 1]
-            f2 |= bb[S.BB_TILE + 3 * c + 2]
-        n = emit(out, n, S.A_CATASTROPHE, e0 | (f0 & ~bb[S.BB_TREASURE]),
-                 e1 | (f1 & ~bb[S.BB_TREASURE + 1]), e2 | (f2 & ~bb[S.BB_TREASURE + 2]))
+        c0, c1, c2 = catastrophe_targets(bb, e0, e1, e2)
+        n = emit(out, n, S.A_CATASTROPHE, c0, c1, c2)
     # swap every sub-multiset of 1-6 hand tiles
     h0 = st[S.HAND + 4 * p]
     h1 = st[S.HAND + 4 * p + 1]
@@ -189,16 +205,10 @@ def random_move(st, rng, out):
     p = st[S.TO_ACT]
     nk = label(bb, -1, kmask)
     tw0, tw1, tw2, th0, th1, th2 = touch_counts(kmask, nk)
-    o0, o1, o2 = occupied(bb)
-    e0 = ~(o0 | bb[S.BB_CATA]) & ALL[0]
-    e1 = ~(o1 | bb[S.BB_CATA + 1]) & ALL[1]
-    e2 = ~(o2 | bb[S.BB_CATA + 2]) & ALL[2]
+    e0, e1, e2 = empty_squares(bb)
     land_n = count3(e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1, e2 & LAND[2] & ~th2)
     river_n = count3(e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1, e2 & RIVER[2] & ~th2)
-    r0, r1, r2 = dilate(bb[S.BB_TILE], bb[S.BB_TILE + 1], bb[S.BB_TILE + 2])
-    r0 &= e0 & LAND[0]
-    r1 &= e1 & LAND[1]
-    r2 &= e2 & LAND[2]
+    r0, r1, r2 = near_temple(bb, e0, e1, e2)
     near_temple_n = count3(r0, r1, r2)
     supply_n = count3(r0 & ~tw0, r1 & ~tw1, r2 & ~tw2)
     hand = st[S.HAND + 4 * p:S.HAND + 4 * p + 4]
@@ -215,15 +225,8 @@ def random_move(st, rng, out):
             leader_n += near_temple_n
             withdraw_n += 1
     cata_n = 0
+    c0, c1, c2 = catastrophe_targets(bb, e0, e1, e2)
     if st[S.CATASTROPHES + p] > 0:
-        f0 = f1 = f2 = U0
-        for c in range(4):
-            f0 |= bb[S.BB_TILE + 3 * c]
-            f1 |= bb[S.BB_TILE + 3 * c + 1]
-            f2 |= bb[S.BB_TILE + 3 * c + 2]
-        c0 = e0 | (f0 & ~bb[S.BB_TREASURE])
-        c1 = e1 | (f1 & ~bb[S.BB_TREASURE + 1])
-        c2 = e2 | (f2 & ~bb[S.BB_TREASURE + 2])
         cata_n = count3(c0, c1, c2)
     swap_n = (hand[0] + 1) * (hand[1] + 1) * (hand[2] + 1) * (hand[3] + 1) - 1
     total = tile_n + leader_n + withdraw_n + cata_n + swap_n + 1
