@@ -278,6 +278,14 @@ def draw_up_to(st, p, n, rng):
 
 # --- action flow ----------------------------------------------------------------------------
 
+@njit(cache=True, inline="always")
+def clear_conflict(st):
+    st[S.CF_COLOUR] = -1
+    st[S.CF_ATTACKER] = -1
+    st[S.CF_DEFENDER] = -1
+    st[S.CF_COMMIT] = -1
+
+
 @njit(cache=True)
 def end_turn(st, bb, kmask, rng):
     n = st[S.PLAYERS]
@@ -320,10 +328,7 @@ def end_turn(st, bb, kmask, rng):
 def end_action(st, bb, kmask, rng):
     st[S.PLACED_SQ] = -1
     st[S.UNIFY_SQ] = -1
-    st[S.CF_COLOUR] = -1
-    st[S.CF_ATTACKER] = -1
-    st[S.CF_DEFENDER] = -1
-    st[S.CF_COMMIT] = -1
+    clear_conflict(st)
     st[S.ACTIONS_LEFT] -= 1
     if st[S.ACTIONS_LEFT] == 0:
         end_turn(st, bb, kmask, rng)
@@ -389,10 +394,7 @@ def next_war(st, bb, kmask, rng):
     if mask == 0:
         # after the last war the unifying tile connects again; monument check on it
         st[S.UNIFY_SQ] = -1
-        st[S.CF_COLOUR] = -1
-        st[S.CF_ATTACKER] = -1
-        st[S.CF_DEFENDER] = -1
-        st[S.CF_COMMIT] = -1
+        clear_conflict(st)
         monument_check(st, bb, kmask, rng)
     elif mask & (mask - 1) == 0:
         c = 0
@@ -436,10 +438,7 @@ def resolve_war(st, bb, kmask, rng, defender_commit):
     bb[base + 2] &= ~r2
     st[S.OUT_OF_GAME + c] += removed
     st[S.SCORE + 5 * winner + c] += removed + 1
-    st[S.CF_COLOUR] = -1
-    st[S.CF_ATTACKER] = -1
-    st[S.CF_DEFENDER] = -1
-    st[S.CF_COMMIT] = -1
+    clear_conflict(st)
     next_war(st, bb, kmask, rng)
 
 
@@ -455,10 +454,7 @@ def resolve_revolt(st, bb, kmask, rng, defender_commit):
         winner, loser = dfn, att
     lift_leader(st, bb, loser, c)
     st[S.SCORE + 5 * winner] += 1
-    st[S.CF_COLOUR] = -1
-    st[S.CF_ATTACKER] = -1
-    st[S.CF_DEFENDER] = -1
-    st[S.CF_COMMIT] = -1
+    clear_conflict(st)
     treasure_check(st, bb, kmask, rng)
 
 
