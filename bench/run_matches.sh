@@ -24,4 +24,6 @@ run mcts_vs_3greedy_4p --agent greedy=greedy --agent mcts20k=mcts:iterations=200
 # strength against the budget: each doubling against a fixed mcts:iterations=2000
 run budget --agent fixed=mcts:iterations=2000 --agent i1000=mcts:iterations=1000 --agent i2000=mcts:iterations=2000,seed=7 \
     --agent i4000=mcts:iterations=4000 --agent i8000=mcts:iterations=8000 --agent i16000=mcts:iterations=16000 \
-    --table i1000,fixed --table i2000,fixed --table i4000,fixed --table i8000,fixed --table i16000,fixed --games 12 --seed 4
+    --table i1000,fixed --table i2000,fixed --table i4000,fixed --table i8000,fixed --table i16000,fixed --games 30 --seed 4
+# more games of the 0.2 s-class budget against random (the 98% target)
+run mcts_vs_random_2p --agent random=random --agent mcts20k=mcts:iterations=20000 --games 35 --seed 5

@@ -29,7 +29,7 @@ def wilson(wins, n):
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results", "budget.jsonl")
-    records = read_records(path)
+    records = [record for _, record in read_records(path)]
     units = defaultdict(lambda: defaultdict(list))
     seconds = defaultdict(list)
     specs = {}
