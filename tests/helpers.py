@@ -267,3 +267,17 @@ def push_all(p, *moves):
     for m in moves:
         p.push(m)
     return p
+
+
+def assert_user_error(result, *fragments):
+    """A CLI result of a user error: exit 2, exactly one stderr line `tne: error: ...` holding
+    every fragment, nothing on stdout, no traceback anywhere."""
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("tne: error: "), lines[0]
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]

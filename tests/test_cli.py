@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from helpers import assert_user_error
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("red", "blue", "green", "black")
@@ -34,19 +35,6 @@ def write(tmp_path, data, name="pos.json"):
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
-
-
-def assert_user_error(result, *fragments):
-    """Exit 2, exactly one stderr line `tne: error: ...`, no traceback anywhere."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("tne: error: "), lines[0]
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
-    return lines[0]
 
 
 # --- new ------------------------------------------------------------------------------------

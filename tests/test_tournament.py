@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from helpers import assert_user_error
 from tne_ai.formats import game_result, load_game_record
 from tne_ai.ratings import sprt_llr
 from tne_ai.tournament import (ScheduledGame, TournamentError, game_task, make_tables, play_game,
@@ -40,17 +41,6 @@ def read_lines(path):
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def assert_user_error(result, *fragments):
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("tne: error: "), lines[0]
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 # --- schedule -----------------------------------------------------------------------------

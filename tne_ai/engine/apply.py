@@ -279,6 +279,17 @@ def draw_up_to(st, p, n, rng):
 # --- action flow ----------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
+def open_conflict(st, phase, c, attacker, defender):
+    """A revolt or war of colour c begins: the attacker commits first."""
+    st[S.PHASE] = phase
+    st[S.CF_COLOUR] = c
+    st[S.CF_ATTACKER] = attacker
+    st[S.CF_DEFENDER] = defender
+    st[S.CF_COMMIT] = -1
+    st[S.TO_ACT] = attacker
+
+
+@njit(cache=True, inline="always")
 def clear_conflict(st):
     st[S.CF_COLOUR] = -1
     st[S.CF_ATTACKER] = -1
@@ -379,12 +390,7 @@ def start_war(st, bb, kmask, c):
                 att = q
             else:
                 dfn = q
-    st[S.PHASE] = S.PH_WAR
-    st[S.CF_COLOUR] = c
-    st[S.CF_ATTACKER] = att
-    st[S.CF_DEFENDER] = dfn
-    st[S.CF_COMMIT] = -1
-    st[S.TO_ACT] = att
+    open_conflict(st, S.PH_WAR, c, att, dfn)
 
 
 @njit(cache=True)
@@ -518,12 +524,7 @@ def place_leader(st, bb, kmask, rng, c, s):
     for q in range(st[S.PLAYERS]):
         qs = st[S.LEADER_SQ + 4 * q + c]
         if q != p and qs >= 0 and has(f0, f1, f2, qs):
-            st[S.PHASE] = S.PH_REVOLT
-            st[S.CF_COLOUR] = c
-            st[S.CF_ATTACKER] = p
-            st[S.CF_DEFENDER] = q
-            st[S.CF_COMMIT] = -1
-            st[S.TO_ACT] = p
+            open_conflict(st, S.PH_REVOLT, c, p, q)
             return
     treasure_check(st, bb, kmask, rng)
 
