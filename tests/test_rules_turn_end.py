@@ -119,3 +119,28 @@ def test_short_swap_lets_the_turn_finish_then_ends_game():
     assert p.is_over()
     assert p.actions_left == 0
     assert hand_of(p, 0) == hand("gggkk")
+
+
+def _monument_on_f10(treasures):
+    """A red-blue monument on the block E9 F9 E10 F10: the temple F10 is flipped and its
+    treasure stays on the board (SPEC 5)."""
+    return load(tiles={"E9": "#", "F9": "#", "E10": "#", "F10": "#"},
+                monuments=[{"colors": "red-blue", "at": "E9", "tiles": "red"}],
+                treasures=treasures, scores=[{"treasure": 10 - len(treasures)}, {}])
+
+
+def test_treasure_on_a_monument_counts_towards_the_game_end():
+    """SPEC 3 (game end): the game is over if 2 or fewer treasures remain on the board, those
+    on monument tiles counting.  Three treasures, one of them on the monument: not over."""
+    p = _monument_on_f10(["K1", "F10", "K11"])
+    p.push("pass")
+    p.push("pass")
+    assert not p.is_over() and p.turn == 1
+
+
+def test_two_treasures_one_on_a_monument_end_the_game():
+    """The same with two treasures left, one on the monument tile F10: over at turn end."""
+    p = _monument_on_f10(["K1", "F10"])
+    p.push("pass")
+    p.push("pass")
+    assert p.is_over() and p.actions_left == 0
