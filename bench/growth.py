@@ -16,11 +16,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from tne_ai import state as S  # noqa: E402
-from tne_ai.bench import start_template  # noqa: E402
+from tne_ai.bench import measure_games, start_template  # noqa: E402
 from tne_ai.bits import count3  # noqa: E402
 from tne_ai.engine.apply import apply_action  # noqa: E402
 from tne_ai.engine.movegen import legal_moves, random_move  # noqa: E402
-from tne_ai.engine.playout import random_game, shuffled_start  # noqa: E402
+from tne_ai.engine.playout import shuffled_start  # noqa: E402
 from tne_ai.engine.rng import below, make_rng  # noqa: E402
 
 BUCKETS = list(range(10, 130, 10))
@@ -72,7 +72,7 @@ def copy_all(positions, count, rounds):
     return total
 
 
-def ns_per_action(positions, count, rng, moves, rounds=20, repeats=5):
+def ns_per_action(positions, count, rng, moves, rounds=20, repeats=7):
     act_all(positions, count, rng, moves, 1)
     copy_all(positions, count, 1)
     samples = []
@@ -101,16 +101,13 @@ def main():
             result["tiles"].setdefault(str(players), {})[str(b)] = {"ns": med, "min": lo, "max": hi, "positions": int(n)}
             print(f"players {players} tiles {b:>3}: {med:7.0f} ns/action ({lo:.0f} .. {hi:.0f}, {n} positions)")
         # whole random games, uniform over the legal moves, per player count
-        template = start_template(players)
-        t = time.perf_counter()
-        actions = 0
-        game_rng = make_rng(100 + players)
-        for _ in range(300):
-            st = shuffled_start(template, game_rng)
-            actions += random_game(st, game_rng, moves, 100000)
-        dt = time.perf_counter() - t
-        result["players"][str(players)] = {"ns_per_action": dt / actions * 1e9, "actions_per_game": actions / 300}
-        print(f"players {players}: {dt / actions * 1e9:.0f} ns/action over whole games, {actions / 300:.0f} actions a game")
+        games = measure_games(players, games=1000, repeats=5)
+        ns = 1e9 / games["actions_per_s"]["median"]
+        result["players"][str(players)] = {
+            "ns_per_action": ns, "min": 1e9 / games["actions_per_s"]["max"],
+            "max": 1e9 / games["actions_per_s"]["min"], "games_per_s": games["games_per_s"]["median"]}
+        print(f"players {players}: {ns:.0f} ns/action over whole random games "
+              f"({games['games_per_s']['median']:,.0f} games/s)")
     with open(os.path.join(HERE, "growth.json"), "w") as f:
         json.dump(result, f, indent=1)
     plot(result)
@@ -132,8 +129,10 @@ def plot(result):
     a.set_ylim(bottom=0)
     a.legend()
     ps = sorted(result["players"])
-    b.bar([f"{p} players" for p in ps], [result["players"][p]["ns_per_action"] for p in ps], color="#4a7")
-    b.set_ylabel("ns per action (random games, random_move + apply)")
+    b.bar([f"{p} players" for p in ps], [result["players"][p]["ns_per_action"] for p in ps], color="#4a7",
+          yerr=[[result["players"][p]["ns_per_action"] - result["players"][p]["min"] for p in ps],
+                [result["players"][p]["max"] - result["players"][p]["ns_per_action"] for p in ps]], capsize=4)
+    b.set_ylabel("ns per action (whole random games)")
     b.set_title("Cost per action against player count")
     fig.tight_layout()
     fig.savefig(os.path.join(HERE, "cost_per_action.png"), dpi=100)
