@@ -235,13 +235,13 @@ def test_cli_end_of_input_saves_the_record(tmp_path):
     assert "stopped (end of input) after 1 move" in result.output
 
 
-def test_cli_default_record_names_never_overwrite():
+def test_cli_default_record_names_never_overwrite(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     runner = CliRunner()
-    with runner.isolated_filesystem():
-        for _ in range(2):
-            result = runner.invoke(main, ["play", "--ai", "random"], input="")
-            assert result.exit_code == 0, result.output
-        assert sorted(os.listdir(".")) == ["tne-game-1.json", "tne-game.json"]
+    for _ in range(2):
+        result = runner.invoke(main, ["play", "--ai", "random"], input="")
+        assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(tmp_path)) == ["tne-game-1.json", "tne-game.json"]
 
 
 def test_cli_bad_options_write_nothing(tmp_path):
