@@ -27,3 +27,5 @@ run budget --agent fixed=mcts:iterations=2000 --agent i1000=mcts:iterations=1000
     --table i1000,fixed --table i2000,fixed --table i4000,fixed --table i8000,fixed --table i16000,fixed --games 30 --seed 4
 # more games of the 0.2 s-class budget against random (the 98% target)
 run mcts_vs_random_2p --agent random=random --agent mcts20k=mcts:iterations=20000 --games 35 --seed 5
+# the evaluation's leader value: 0.5 a leader on the board against the default 0, SPRT
+run leader_value --agent base=mcts:iterations=4000 --agent lead=mcts:iterations=4000,leader=0.5 --games 60 --seed 11 --sprt 0,50
