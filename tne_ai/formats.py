@@ -192,10 +192,6 @@ def _set_bit(bb, base, s):
     bb[base + (s >> 6)] |= B.SQUARE_BIT[s]
 
 
-def _get_bit(bb, base, s):
-    return bool(bb[base + (s >> 6)] & B.SQUARE_BIT[s])
-
-
 # --- the ordered bag --------------------------------------------------------------------------
 
 def pack_bag(st, letters):
@@ -709,27 +705,33 @@ def pending_dict(st):
     raise ValueError(f"state phase {phase} is not a phase")
 
 
+_SQUARE_WORD = np.arange(B.SQUARES) >> 6
+_SQUARE_SHIFT = (np.arange(B.SQUARES) & 63).astype(np.uint64)
+_EMPTY_CELLS = np.frombuffer("".join("~" if ch == "~" else "." for row in B.MAP for ch in row).encode(),
+                             dtype=np.uint8)
+
+
+def square_flags(st, base):
+    """One bool per square: the bitboard at st[base:base + 3]."""
+    words = st.view(np.uint64)
+    return ((words[base + _SQUARE_WORD] >> _SQUARE_SHIFT) & np.uint64(1)).astype(bool)
+
+
+def board_cells(st):
+    """The board as 176 characters, square order: ``.`` empty land, ``~`` empty river,
+    ``r b g k`` a face-up tile, ``#`` a flipped monument tile, ``x`` a catastrophe."""
+    cells = _EMPTY_CELLS.copy()
+    for c in range(4):
+        cells[square_flags(st, S.BB_TILE + 3 * c)] = ord(B.COLOUR_LETTERS[c])
+    cells[square_flags(st, S.BB_FLIP)] = ord("#")
+    cells[square_flags(st, S.BB_CATA)] = ord("x")
+    return cells.tobytes().decode()
+
+
 def board_rows(st):
     """The `board` strings of st."""
-    bb = st.view(np.uint64)
-    rows = []
-    for r in range(B.ROWS):
-        row = []
-        for col in range(B.COLS):
-            s = r * B.COLS + col
-            ch = B.MAP[r][col]
-            ch = "~" if ch == "~" else "."
-            if _get_bit(bb, S.BB_FLIP, s):
-                ch = "#"
-            elif _get_bit(bb, S.BB_CATA, s):
-                ch = "x"
-            else:
-                for c in range(4):
-                    if _get_bit(bb, S.BB_TILE + 3 * c, s):
-                        ch = B.COLOUR_LETTERS[c]
-            row.append(ch)
-        rows.append("".join(row))
-    return rows
+    text = board_cells(st)
+    return [text[r * B.COLS:(r + 1) * B.COLS] for r in range(B.ROWS)]
 
 
 def position_to_dict(st, known_hands, bag_known):
@@ -740,7 +742,6 @@ def position_to_dict(st, known_hands, bag_known):
     if st[S.BAG_ORDERED] == S.BAG_EXTERNAL and st[S.DRAWS_OWED:S.DRAWS_OWED + 4].any():
         raise PositionError("bag: draws are owed to an outside source (a chance node); settle "
                             "them before saving the position")
-    bb = st.view(np.uint64)
     known = [bool(known_hands[i]) for i in range(n)]
     hands = [{c: int(st[S.HAND + 4 * i + k]) for k, c in enumerate(B.COLOURS)} if known[i]
              else None for i in range(n)]
@@ -753,7 +754,7 @@ def position_to_dict(st, known_hands, bag_known):
         "board": board_rows(st),
         "leaders": [[p, B.COLOURS[c], _name(int(st[S.LEADER_SQ + 4 * p + c]))]
                     for p in range(n) for c in range(4) if st[S.LEADER_SQ + 4 * p + c] >= 0],
-        "treasures": [_name(s) for s in range(B.SQUARES) if _get_bit(bb, S.BB_TREASURE, s)],
+        "treasures": [_name(int(s)) for s in np.flatnonzero(square_flags(st, S.BB_TREASURE))],
         "monuments": [{"colors": B.MONUMENT_NAMES[m], "at": _name(int(st[S.MON_SQ + m])),
                        "tiles": B.COLOURS[int(st[S.MON_TILES + m])]}
                       for m in range(6) if st[S.MON_SQ + m] >= 0],

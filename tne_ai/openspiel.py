@@ -88,10 +88,11 @@ from .engine.playout import random_game
 from .engine.rng import make_rng
 from .engine.scoring import rewards
 from .errors import TneError
+from .formats import board_rows, square_flags
 from .notation import move_text
 from .position import start_state
 from .render import pending_text
-from .search.determinize import determinize
+from .search.determinize import determinize, unseen_pool
 
 GAME_NAME = "python_tigris_euphrates"
 MOVE_CAP = 2000
@@ -165,11 +166,7 @@ def _start_array(players):
     """The start position with an external-draw bag: temples and treasures placed, no hands,
     the 143 tiles left in the bag as counts, 6 draws owed to every player."""
     st = start_state(players, "", deal=False)
-    bb = st.view(np.uint64)
-    for c in range(4):
-        base = S.BB_TILE + 3 * c
-        on_board = sum(bin(int(w)).count("1") for w in bb[base:base + 3])
-        st[S.BAG_COUNT + c] = B.TILES_PER_COLOUR[c] - on_board
+    unseen_pool(st, 0, st[S.BAG_COUNT:S.BAG_COUNT + 4])  # no hands yet: every unseen tile is in the bag
     external_bag(st)
     st[S.DRAWS_OWED:S.DRAWS_OWED + players] = HAND_SIZE
     return st
@@ -177,28 +174,7 @@ def _start_array(players):
 
 # --- text views -------------------------------------------------------------------------------
 
-_SQUARES = np.arange(B.SQUARES)
-_WORD = _SQUARES >> 6
-_SHIFT = (_SQUARES & 63).astype(np.uint64)
-_EMPTY_BOARD = np.frombuffer("".join("~" if ch == "~" else "." for row in B.MAP for ch in row)
-                             .encode(), dtype=np.uint8)
 _SQUARE_NAMES = [B.square_name(s) for s in range(B.SQUARES)]
-
-
-def _squares(words, base):
-    """Boolean per square: the bit of the bitboard at words[base:base + 3]."""
-    return ((words[base + _WORD] >> _SHIFT) & np.uint64(1)).astype(bool)
-
-
-def _board_text(st):
-    words = st.view(np.uint64)
-    cells = _EMPTY_BOARD.copy()
-    for c in range(4):
-        cells[_squares(words, S.BB_TILE + 3 * c)] = ord(B.COLOUR_LETTERS[c])
-    cells[_squares(words, S.BB_FLIP)] = ord("#")
-    cells[_squares(words, S.BB_CATA)] = ord("x")
-    text = cells.tobytes().decode()
-    return "/".join(text[r * B.COLS:(r + 1) * B.COLS] for r in range(B.ROWS))
 
 
 def _counts(values):
@@ -207,7 +183,6 @@ def _counts(values):
 
 def _public_lines(st, moves, max_moves):
     n = int(st[S.PLAYERS])
-    words = st.view(np.uint64)
     if st[S.PHASE] == S.PH_OVER:
         status = "game over"
     elif moves >= max_moves:
@@ -220,7 +195,7 @@ def _public_lines(st, moves, max_moves):
             status += "; draws owed " + " ".join(f"{p}:{int(owed[p])}" for p in range(n) if owed[p])
     leaders = " ".join(f"{p}{B.COLOUR_LETTERS[c]}@{_SQUARE_NAMES[int(st[S.LEADER_SQ + 4 * p + c])]}"
                        for p in range(n) for c in range(4) if st[S.LEADER_SQ + 4 * p + c] >= 0)
-    treasures = " ".join(_SQUARE_NAMES[s] for s in np.flatnonzero(_squares(words, S.BB_TREASURE)))
+    treasures = " ".join(_SQUARE_NAMES[s] for s in np.flatnonzero(square_flags(st, S.BB_TREASURE)))
     monuments = " ".join(f"{B.MONUMENT_NAMES[m]}@{_SQUARE_NAMES[int(st[S.MON_SQ + m])]}"
                          for m in range(6) if st[S.MON_SQ + m] >= 0)
     scores = "; ".join(_counts(st[S.SCORE + 5 * p:S.SCORE + 5 * p + 4])
@@ -228,7 +203,7 @@ def _public_lines(st, moves, max_moves):
     hand_sizes = " ".join(str(int(st[S.HAND + 4 * p:S.HAND + 4 * p + 4].sum())) for p in range(n))
     catastrophes = " ".join(str(int(st[S.CATASTROPHES + p])) for p in range(n))
     return [status,
-            "board " + _board_text(st),
+            "board " + "/".join(board_rows(st)),
             "leaders " + (leaders or "-"),
             "treasures " + (treasures or "-"),
             "monuments " + (monuments or "-"),

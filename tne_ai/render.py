@@ -10,6 +10,7 @@ import numpy as np
 
 from . import board as B
 from . import state as S
+from .formats import board_cells
 from .notation import move_text
 
 LEGEND = (". land  ~ river  r b g k tiles (red blue green black)  # monument tile  "
@@ -20,20 +21,15 @@ def _bit(bb, base, s):
     return bool(bb[base + (s >> 6)] & B.SQUARE_BIT[s])
 
 
-def _cell(st, bb, leaders, s):
-    """The 2-character cell of square s."""
+def _cell(st, bb, cells, leaders, s):
+    """The 2-character cell of square s (cells: formats.board_cells)."""
     if s in leaders:
         p, c = leaders[s]
         return f"{p}{B.COLOUR_LETTERS[c].upper()}"
-    mark = "*" if _bit(bb, S.BB_TREASURE, s) else " "
-    if _bit(bb, S.BB_FLIP, s):
-        return "#" + mark
-    if _bit(bb, S.BB_CATA, s):
-        return "x "
-    for c in range(4):
-        if _bit(bb, S.BB_TILE + 3 * c, s):
-            return B.COLOUR_LETTERS[c] + mark
-    return ("~" if s in B.RIVER_SQUARES else ".") + " "
+    ch = cells[s]
+    if ch in ".~x":
+        return ch + " "
+    return ch + ("*" if _bit(bb, S.BB_TREASURE, s) else " ")
 
 
 def ascii_board(st):
@@ -46,10 +42,11 @@ def ascii_board(st):
             s = int(st[S.LEADER_SQ + 4 * p + c])
             if s >= 0:
                 leaders[s] = (p, c)
+    cells = board_cells(st)
     lines = ["   " + " ".join(B.FILES)]
     for r in range(B.ROWS):
-        cells = "".join(_cell(st, bb, leaders, r * B.COLS + col) for col in range(B.COLS))
-        lines.append(f"{r + 1:>2} {cells}".rstrip())
+        row = "".join(_cell(st, bb, cells, leaders, r * B.COLS + col) for col in range(B.COLS))
+        lines.append(f"{r + 1:>2} {row}".rstrip())
     lines.append(LEGEND)
     return "\n".join(lines)
 
