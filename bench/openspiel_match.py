@@ -12,7 +12,6 @@ Needs the extra ``openspiel``.
 """
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -20,23 +19,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from tne_ai import Position, make_agent  # noqa: E402
-
-Z95 = 1.959964
-
-
-def wilson(score, n, z=Z95):
-    """95% Wilson score interval of a proportion observed as score (0..1) over n games."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
+from tne_ai.ratings import elo_from_score, wilson  # noqa: E402
 
 def elo(score):
-    """Elo difference implied by a score (clamped away from 0 and 1)."""
-    score = min(max(score, 1e-3), 1 - 1e-3)
-    return -400 * math.log10(1 / score - 1)
+    """Elo difference implied by a score (clamped away from 0 and 1, so it stays finite)."""
+    return elo_from_score(min(max(score, 1e-3), 1 - 1e-3))
 
 
 def play(ours, theirs, seed, ours_seat):

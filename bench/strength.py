@@ -4,7 +4,6 @@ Writes bench/strength_vs_budget.png and prints the table.
 
     python bench/strength.py [bench/results/budget.jsonl]
 """
-import math
 import os
 import sys
 from collections import defaultdict
@@ -12,20 +11,8 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from tne_ai.ratings import match_elo  # noqa: E402
+from tne_ai.ratings import elo_from_score, match_elo, wilson  # noqa: E402
 from tne_ai.tournament import outcome_of, read_records  # noqa: E402
-
-Z95 = 1.959964
-
-
-def wilson(wins, n):
-    if n == 0:
-        return math.nan, math.nan
-    p = wins / n
-    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-    return centre - half, centre + half
-
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results", "budget.jsonl")
@@ -45,7 +32,7 @@ def main():
     for name, deals in units.items():
         iterations = int(specs[name].split("iterations=")[1].split(",")[0])
         m = match_elo(list(deals.values()), "fixed", name)
-        lo, hi = wilson(m.score * m.pairs, m.pairs)
+        lo, hi = wilson(m.score, m.pairs)
         rows.append((iterations, name, m, lo, hi, sum(seconds[name]) / len(seconds[name])))
     rows.sort()
     print(f"{'budget':>10} {'s/move':>7} {'games':>6} {'score':>6} {'95% (Wilson)':>15} {'elo':>6} {'95%':>14}")
@@ -60,7 +47,6 @@ def plot(rows):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from tne_ai.ratings import elo_from_score
     fig, ax = plt.subplots(figsize=(6, 4))
     xs = [r[0] for r in rows]
     # Elo from the Wilson interval of the score (finite even for a clean sweep)

@@ -221,3 +221,15 @@ def test_sprt_decides_when_the_llr_crosses_a_bound():
     # 4 losses: -2.9317 > -2.9444, 5 losses: -3.665: H0 after 5
     test = Sprt(0, 200)
     assert [test.add(0.0) for _ in range(5)] == [None] * 4 + ["H0"]
+
+
+def test_wilson_interval_by_hand():
+    # 24 wins in 24: z^2 = 3.84146, centre = (1 + z^2/48) / (1 + z^2/24) = 1.08003 / 1.16006
+    # = 0.93101, half = z / 1.16006 * sqrt(z^2 / (4 * 24^2)) = 1.68953 * 0.040833 = 0.06899
+    from tne_ai.ratings import wilson
+    lo, hi = wilson(1.0, 24)
+    assert lo == pytest.approx(0.86202, abs=1e-4) and hi == 1.0
+    # 0.5 over 100: centre 0.5, half = z / (1 + z^2/100) * sqrt(0.0025 + z^2/40000) = 0.09617
+    lo, hi = wilson(0.5, 100)
+    assert (lo, hi) == (pytest.approx(0.5 - 0.09617, abs=1e-4), pytest.approx(0.5 + 0.09617, abs=1e-4))
+    assert wilson(0.3, 0) == (0.0, 1.0)

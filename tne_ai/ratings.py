@@ -87,6 +87,15 @@ def elo_from_score(s):
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
+def wilson(score, n, z=Z95):
+    """The 95% Wilson interval of a proportion observed as score (0..1) over n trials."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def score_from_elo(elo):
     """The expected score at an Elo difference."""
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
