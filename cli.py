@@ -429,6 +429,67 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
 
 
 @main.command()
+@click.option("--games", type=click.IntRange(0, 100_000), default=20, show_default=True,
+              help="Self-play deals to play (each in every seat rotation); 0 trains on --data alone.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Players in the self-play games.")
+@click.option("--agent", "agent_spec", default="mcts:iterations=1000", show_default=True,
+              metavar="SPEC", help="The agent that plays itself.")
+@click.option("--data", "data_files", multiple=True, type=click.Path(dir_okay=False),
+              metavar="FILE.jsonl", help="Records of earlier games to learn from too (repeatable).")
+@click.option("--records", "records_out", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.jsonl", help="Write the self-play records here (with --resume: continue it).")
+@click.option("--resume", is_flag=True, help="Continue the --records file of an interrupted run.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the games and of the held-out split.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Games played at once.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: local processes or a Ray cluster.")
+@click.option("--ray-address", default=None, metavar="ADDR", help="Ray cluster to join (ray backend).")
+@click.option("--holdout", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.2,
+              show_default=True, help="Share of the games held out to score the fit.")
+@click.option("--every", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="Keep every k-th position of a game.")
+@click.option("-o", "--out", "weights_out", type=click.Path(dir_okay=False), required=True,
+              metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
+def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
+          ray_address, holdout, every, weights_out):
+    """Learn the evaluation and the move prior from self-play games.
+
+    Example: tne train --games 50 --jobs 2 --records selfplay.jsonl -o weights.npz
+    """
+    import os
+    from tne_ai.agents import make_agent
+    from tne_ai.search.evaluate import save_weights
+    from tne_ai.tournament import read_records
+    from tne_ai.train import TrainError, report_lines, selfplay, train as fit
+
+    if os.path.isdir(weights_out):
+        raise CliError(f"{weights_out}: is a directory, not a weights file")
+    records = []
+    with _reported():
+        make_agent(agent_spec)
+        for path in data_files:
+            records.extend(r for _, r in read_records(path))
+        if games:
+            records.extend(selfplay(agent_spec, games, players=players, seed=seed, jobs=jobs,
+                                    backend=backend, ray_address=ray_address, out=records_out,
+                                    resume=resume))
+        if not records:
+            raise TrainError("no games to learn from: give --games or --data")
+        w, prior, report = fit(records, holdout=holdout, seed=seed, every=every)
+        info = {"agent": agent_spec, "games": len(records), "seed": seed}
+        try:
+            save_weights(weights_out, w, prior, info)
+        except OSError as e:
+            raise CliError(f"{weights_out}: cannot write: {e.strerror or _one_line(e)}") from None
+    for line in report_lines(report, w, prior):
+        click.echo(line)
+    click.echo(f"wrote {weights_out}")
+
+
+@main.command()
 @click.argument("record_file", metavar="RECORD.jsonl")
 @click.option("--game", "game", default=None, metavar="ID",
               help="The game id (meta.game_id, e.g. t0-d1-r0). Default: the first record.")

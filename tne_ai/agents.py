@@ -105,8 +105,9 @@ class GreedyAgent(Agent):
 class MctsAgent(Agent):
     """ISMCTS (tne_ai.search.mcts) with an iteration and/or time budget per move."""
 
-    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=0.7, rollout=DEFAULT_ROLLOUT,
-                 leader=None):
+    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=None, rollout=DEFAULT_ROLLOUT,
+                 leader=None, eval="model", prior="kinds", widen=None, wexp=None, settle=None,
+                 weights=None):
         if iterations is None and time is None:
             time = 0.2
         self.iterations = iterations
@@ -115,6 +116,15 @@ class MctsAgent(Agent):
         self.c = c
         self.rollout = rollout
         self.leader = leader
+        self.evaluation = eval
+        self.prior = prior
+        self.widen = widen
+        self.wexp = wexp
+        self.settle = None if settle is None else bool(settle)
+        self.weights = self.prior_w = None
+        if weights is not None:
+            from .search.evaluate import load_weights
+            self.weights, self.prior_w = load_weights(weights)
         self.seed = seed
         self.calls = 0
         parts = [f"iterations={iterations}" if iterations is not None else None,
@@ -125,7 +135,10 @@ class MctsAgent(Agent):
         self.calls += 1
         result = search(position.st, iterations=self.iterations, seconds=self.time,
                         threads=self.threads, seed=self.seed * 100003 + self.calls, c=self.c,
-                        rollout_depth=self.rollout, leader_value=self.leader)
+                        rollout_depth=self.rollout, leader_value=self.leader,
+                        evaluation=self.evaluation, prior=self.prior, widen=self.widen,
+                        widen_exp=self.wexp, settle_leaves=self.settle, weights=self.weights,
+                        prior_w=self.prior_w)
         self.last = result
         return result.move
 
@@ -147,7 +160,8 @@ _OPTIONS = {
     "random": {"seed": int},
     "greedy": {"seed": int},
     "mcts": {"seed": int, "iterations": int, "time": float, "threads": int, "c": float,
-             "rollout": int, "leader": float},
+             "rollout": int, "leader": float, "eval": str, "prior": str, "widen": float,
+             "wexp": float, "settle": int, "weights": str},
     "openspiel-ismcts": {"seed": int, "simulations": int, "time": float, "c": float,
                          "playout": str},
     "openspiel-mcts": {"seed": int, "simulations": int, "time": float, "c": float,
@@ -181,7 +195,11 @@ def parse_spec(spec):
             raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is not "
                                  f"a valid {_OPTIONS[kind][key].__name__}") from None
         if key in ("iterations", "threads") and options[key] < 1 or key in ("time", "c") and options[key] <= 0 \
-                or key == "rollout" and options[key] < -1:
+                or key == "rollout" and options[key] < -1 \
+                or key == "eval" and options[key] not in ("model", "basic") \
+                or key == "prior" and options[key] not in ("kinds", "none") \
+                or key in ("widen", "wexp") and not 0 <= options[key] <= 100 \
+                or key == "settle" and options[key] not in (0, 1):
             raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is out of range")
     return kind, options
 

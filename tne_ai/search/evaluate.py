@@ -10,12 +10,17 @@ final-ranking reward, which a finished game gets instead.
 The weights are an array so they can be tuned without recompiling: ``EVAL_DEFAULT``.
 """
 import math
+import os
 
 import numpy as np
 from numba import njit
 
 from .. import state as S
+from ..engine.apply import apply_action, conflict_strengths
+from ..engine.movegen import legal_moves
 from ..engine.scoring import final_values, rewards
+from .features import FEATURE_NAMES, N_FEATURES, features
+from .priors import KIND_NAMES, N_KINDS
 
 # weights of the sorted colour totals (lowest first), value of a leader on the board, and the
 # logistic scale of a value difference
@@ -48,3 +53,112 @@ def evaluate(st, params, out):
             if q != p:
                 total += 1.0 / (1.0 + math.exp(-(values[p] - values[q]) / params[W_SCALE]))
         out[p] = total / (n - 1)
+
+
+# --- the fitted evaluation ------------------------------------------------------------------
+
+@njit(cache=True)
+def greedy_commit(st):
+    """The greedy commit rule (as the ``greedy`` agent's): an attacker commits all his tiles of
+    the colour when that beats the defender's board strength, else none; a defender commits
+    the fewest tiles that win (ties go to him, SPEC section 4), or none if he cannot."""
+    att, dfn = conflict_strengths(st)
+    me = st[S.TO_ACT]
+    c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
+    most = st[S.HAND + 4 * me + c]
+    if most > S.MAX_COMMIT:
+        most = S.MAX_COMMIT
+    if st[S.CF_COMMIT] < 0:
+        return S.A_COMMIT + (most if att + most > dfn else 0)
+    need = att + st[S.CF_COMMIT] - dfn
+    return S.A_COMMIT + (need if 0 < need <= most else 0)
+
+
+@njit(cache=True)
+def settle(st, rng, moves):
+    """Play out the decisions pending in st (commits by the greedy rule, the first war colour,
+    monument and treasure offered) until a player must choose an action or the game is over:
+    a leaf is never scored with a conflict half fought."""
+    steps = 0
+    while st[S.PHASE] != S.PH_ACTION and st[S.PHASE] != S.PH_OVER and steps < 64:
+        if st[S.PHASE] == S.PH_REVOLT or st[S.PHASE] == S.PH_WAR:
+            a = greedy_commit(st)
+        else:
+            legal_moves(st, moves)
+            a = moves[0]
+        apply_action(st, a, rng)
+        steps += 1
+
+
+@njit(cache=True)
+def evaluate_model(st, weights, kmask, feats, out):
+    """Win chance of every player into out: exact for a finished game, else the fitted model:
+    value v_p = weights . features_p, win chances softmax(v) (a conditional logit, fitted by
+    ``tne_ai.train``)."""
+    n = st[S.PLAYERS]
+    if st[S.PHASE] == S.PH_OVER:
+        rewards(st, out)
+        return
+    features(st, kmask, feats)
+    top = -1e300
+    for p in range(n):
+        v = 0.0
+        for i in range(N_FEATURES):
+            v += weights[i] * feats[p, i]
+        out[p] = v
+        if v > top:
+            top = v
+    total = 0.0
+    for p in range(n):
+        out[p] = math.exp(out[p] - top)
+        total += out[p]
+    for p in range(n):
+        out[p] /= total
+
+
+WEIGHTS_FILE = os.path.join(os.path.dirname(__file__), "weights", "eval.npz")
+_MODEL = {}
+
+
+def load_weights(path):
+    """(evaluation weights, move-kind prior weights) of a weights file (``tne train`` writes
+    them): arrays ``weights`` and ``prior`` with the names of their features and kinds, which
+    must be this version's."""
+    from ..errors import TneError
+    try:
+        with np.load(path) as data:
+            w = np.asarray(data["weights"], dtype=np.float64)
+            names = tuple(str(x) for x in data["features"])
+            prior = np.asarray(data["prior"], dtype=np.float64)
+            kinds = tuple(str(x) for x in data["kinds"])
+    except (OSError, KeyError, ValueError, EOFError) as e:
+        raise TneError(f"{path}: not a weights file ({e})") from None
+    if w.shape != (N_FEATURES,) or names != FEATURE_NAMES or not np.all(np.isfinite(w)):
+        raise TneError(f"{path}: evaluation weights do not match this version's {N_FEATURES} features")
+    if prior.shape != (N_KINDS,) or kinds != KIND_NAMES or not np.all(np.isfinite(prior)):
+        raise TneError(f"{path}: prior weights do not match this version's {N_KINDS} move kinds")
+    return w, prior
+
+
+def save_weights(path, weights, prior, info=None):
+    """Write a weights file (``info``: a dict of strings and numbers kept beside them)."""
+    extra = {f"info_{k}": np.asarray(v) for k, v in (info or {}).items()}
+    with open(path, "wb") as f:
+        np.savez(f, weights=np.asarray(weights, dtype=np.float64), features=np.array(FEATURE_NAMES),
+                 prior=np.asarray(prior, dtype=np.float64), kinds=np.array(KIND_NAMES), **extra)
+
+
+def _shipped():
+    if "w" not in _MODEL:
+        _MODEL["w"], _MODEL["prior"] = load_weights(WEIGHTS_FILE)
+    return _MODEL
+
+
+def model_weights():
+    """The shipped fitted evaluation weights (``search/weights/eval.npz``), loaded once."""
+    return _shipped()["w"]
+
+
+def model_prior():
+    """The shipped fitted move-kind prior weights, loaded once."""
+    return _shipped()["prior"]

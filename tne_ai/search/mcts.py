@@ -23,8 +23,11 @@ from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
+from ..engine.kingdoms import MAX_KINGDOMS
 from .determinize import determinize
-from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate
+from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
+from .features import N_FEATURES
+from .priors import N_MASKS, kind_order, pick_untried
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
@@ -82,18 +85,45 @@ def reset_tree(action, parent, child, sibling, player, visits, avail, value, cou
     count[0] = 1
 
 
+# the search configuration array ``cfg`` (float64) that run_iterations reads
+CFG_EVAL = 0      # 0: the hand-set evaluation (``evaluate``), 1: the fitted model
+CFG_SETTLE = 1    # 1: settle pending decisions greedily before scoring a leaf
+CFG_WIDEN_C = 2   # progressive widening: a node opens children by prior score while it has
+CFG_WIDEN_A = 3   # fewer than max(1, C * visits ** A); C = 0 opens untried moves at random
+CFG_SIZE = 4
+
+
+class Scratch:
+    """Work arrays of one search thread, made once and reused by every batch of iterations."""
+
+    def __init__(self):
+        self.st = np.empty(S.STATE_SIZE, dtype=np.int64)
+        self.moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        self.legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+        self.child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+        self.stamp = np.zeros(1, dtype=np.int64)
+        self.path = np.empty(MAX_DEPTH, dtype=np.int64)
+        self.reward = np.empty(4, dtype=np.float64)
+        self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+        self.masks = np.empty((N_MASKS, 3), dtype=np.uint64)
+        self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
+
+    def arrays(self):
+        return (self.st, self.moves, self.legal_stamp, self.child_stamp, self.stamp, self.path,
+                self.reward, self.kmask, self.masks, self.feats)
+
+
 @njit(cache=True, nogil=True)
-def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, rng,
-                   action, parent, child, sibling, player, visits, avail, value, count):
+def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
+                   prior_order, cfg, rng, st, moves, legal_stamp, child_stamp, stamps, path, reward,
+                   kmask, masks, feats, action, parent, child, sibling, player, visits, avail,
+                   value, count):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
     capacity = action.shape[0]
-    st = np.empty_like(root)
-    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    path = np.empty(MAX_DEPTH, dtype=np.int64)
-    reward = np.empty(4, dtype=np.float64)
-    stamp = 0
+    stamp = stamps[0]
+    model = cfg[CFG_EVAL] == 1.0
+    widen_c = cfg[CFG_WIDEN_C]
+    widen_a = cfg[CFG_WIDEN_A]
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
         node = 0
@@ -120,10 +150,18 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                         best_score = score
                         best = ch
                 ch = sibling[ch]
-            if legal_children < n and count[0] < capacity:
-                a = moves[below(rng, n)]
-                while child_stamp[a] == stamp:
+            expand = legal_children < n and count[0] < capacity
+            if expand and widen_c > 0.0 and legal_children > 0:
+                allowed = widen_c * (visits[node] + 1.0) ** widen_a
+                expand = legal_children < allowed
+            if expand:
+                if widen_c > 0.0 and st[S.PHASE] == S.PH_ACTION and prior_order.shape[0] > 0:
+                    a = pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, prior_order,
+                                     kmask, masks, rng)
+                else:
                     a = moves[below(rng, n)]
+                    while child_stamp[a] == stamp:
+                        a = moves[below(rng, n)]
                 new = count[0]
                 count[0] = new + 1
                 action[new] = a
@@ -146,12 +184,18 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
             path[depth] = best
             node = best
         random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
-        evaluate(st, eval_params, reward)
+        if cfg[CFG_SETTLE] == 1.0:
+            settle(st, rng, moves)
+        if model:
+            evaluate_model(st, model_w, kmask, feats, reward)
+        else:
+            evaluate(st, eval_params, reward)
         visits[0] += 1
         for d in range(1, depth + 1):
             nd = path[d]
             visits[nd] += 1
             value[nd] += reward[player[nd]]
+    stamps[0] = stamp
     return iterations
 
 
@@ -173,15 +217,46 @@ class SearchResult:
                                  for a, v, m in self.alternatives]}
 
 
+# per evaluation: the exploration constant, widening and leaf settling used unless given.
+# The basic evaluation's are the frozen baseline's (no widening, no settling).
+DEFAULTS = {
+    "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False},
+    "model": {"c": 0.7, "widen": 2.0, "widen_exp": 0.5, "settle": True},
+}
+
+
 def _thread_seed(seed, index):
     return (int(seed) * 1000003 + index * 7919 + 1) & 0x7FFFFFFFFFFFFFFF
 
 
-def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_depth=DEFAULT_ROLLOUT,
-           leader_value=None, capacity=None, batch=32):
+def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout_depth=DEFAULT_ROLLOUT,
+           leader_value=None, capacity=None, batch=32, evaluation="model", prior="kinds",
+           widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
-    by summing visits and values per action.  Returns a SearchResult."""
+    by summing visits and values per action.  Returns a SearchResult.
+
+    ``evaluation``: "model" (the fitted evaluation, ``weights`` or the shipped ones) or
+    "basic" (the hand-set one of the frozen baseline).  ``prior``: "kinds" (the move-kind
+    scores of ``priors``) or "none".  ``widen``, ``widen_exp``: progressive widening (0 turns
+    it off: untried moves open at random).  ``settle_leaves``: settle pending decisions before
+    scoring a leaf (default: with the model).  Unset options take the defaults of
+    ``DEFAULTS`` for the evaluation chosen, so ``evaluation="basic", prior="none", widen=0``
+    is the search as it was before the fitted evaluation (the frozen baseline)."""
+    defaults = DEFAULTS[evaluation]
+    c = defaults["c"] if c is None else c
+    widen = defaults["widen"] if widen is None else widen
+    widen_exp = defaults["widen_exp"] if widen_exp is None else widen_exp
+    settle_leaves = defaults["settle"] if settle_leaves is None else settle_leaves
+    cfg = np.zeros(CFG_SIZE)
+    cfg[CFG_EVAL] = 1.0 if evaluation == "model" else 0.0
+    cfg[CFG_SETTLE] = 1.0 if settle_leaves else 0.0
+    cfg[CFG_WIDEN_C] = widen
+    cfg[CFG_WIDEN_A] = widen_exp
+    model_w = (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
+    # no prior: untried moves open at random (an empty kind order)
+    prior_order = kind_order(model_prior() if prior_w is None else prior_w) if prior == "kinds" \
+        else np.zeros(0, dtype=np.int64)
     if iterations is None and seconds is None:
         raise ValueError("give an iteration budget, a time budget or both")
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
@@ -209,6 +284,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_
 
     def one_tree(i):
         tree = Tree(capacity)
+        scratch = Scratch()
         rng = make_rng(_thread_seed(seed, i))
         done = 0
         budget = shares[i]
@@ -216,7 +292,8 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=0.7, rollout_
             step = batch if budget is None else min(batch, budget - done)
             if step <= 0:
                 break
-            run_iterations(root, viewer, step, c, rollout_depth, eval_params, rng, *tree.arrays())
+            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_order, cfg,
+                           rng, *scratch.arrays(), *tree.arrays())
             done += step
             if deadline is not None and time.perf_counter() >= deadline:
                 break

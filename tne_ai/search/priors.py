@@ -1,0 +1,350 @@
+"""Move kinds and their prior scores, for progressive widening: which children a node opens
+first.
+
+Every legal move falls in exactly one kind below.  A kind's score is a weight (``PRIOR_DEFAULT``,
+or fitted by ``tne_ai.train`` from the moves a searching player chose); a node opens its
+untried moves kind by kind, best score first, at random within a kind.  The kinds of tiles,
+leaders and catastrophes are bitboards made once per opening from one labelling of the board
+(``prepare``), so finding the best untried move costs a few bit operations and a lookup per
+candidate square, not a score per legal move.
+
+=====================  ======================================================================
+``K_TILE_MONUMENT``    a tile completing a 2x2 block of its colour while a monument of that
+                       colour is unbuilt (SPEC section 5)
+``K_TILE_MINE_LOW``    a tile that scores for the mover (SPEC section 3.1: the leader of its
+                       colour, else the king, of the one kingdom it joins) in one of his
+                       lowest colours
+``K_TILE_MINE``        a tile that scores for the mover, in another colour
+``K_TILE_WAR``         a tile next to two kingdoms (a unification: wars if leaders clash)
+``K_TILE_NOBODY``      a tile joining a kingdom where nobody scores it
+``K_TILE_ALONE``       a tile next to no kingdom
+``K_TILE_RIVAL``       a tile that scores for a rival
+``K_LEADER_REVOLT``    a leader next to a kingdom holding a rival leader of its colour
+``K_LEADER_JOIN``      a leader next to a kingdom, no revolt
+``K_LEADER_NEW``       a leader next to no kingdom
+``K_CAT_RIVAL``        a catastrophe on a tile of a kingdom with a rival leader (and none of
+                       the mover's)
+``K_CAT_OWN``          a catastrophe on a tile of a kingdom with one of the mover's leaders
+``K_CAT_NOTHING``      a catastrophe on an empty square with nothing next to it
+``K_CAT_OTHER``        any other catastrophe
+``K_WITHDRAW``         withdrawing a leader
+``K_SWAP``, ``K_PASS`` swapping tiles, passing
+``K_DECISION``         commits, war colours, monuments, treasures (all one kind)
+=====================  ======================================================================
+"""
+import numpy as np
+from numba import njit
+
+from .. import state as S
+from ..bits import U0, U1, dilate, has, lowest_bit
+from ..board import ALL
+from ..engine.apply import MON_A, MON_B
+from ..engine.kingdoms import label, occupied
+from ..engine.movegen import empty_squares, touch_counts
+from ..engine.rng import below
+
+K_TILE_MONUMENT = 0
+K_TILE_MINE_LOW = 1
+K_TILE_MINE = 2
+K_TILE_WAR = 3
+K_TILE_NOBODY = 4
+K_TILE_ALONE = 5
+K_TILE_RIVAL = 6
+K_LEADER_REVOLT = 7
+K_LEADER_JOIN = 8
+K_LEADER_NEW = 9
+K_CAT_RIVAL = 10
+K_CAT_OWN = 11
+K_CAT_NOTHING = 12
+K_CAT_OTHER = 13
+K_WITHDRAW = 14
+K_SWAP = 15
+K_PASS = 16
+K_DECISION = 17
+N_KINDS = 18
+KIND_NAMES = ("tile_monument", "tile_mine_low", "tile_mine", "tile_war", "tile_nobody",
+              "tile_alone", "tile_rival", "leader_revolt", "leader_join", "leader_new",
+              "cat_rival", "cat_own", "cat_nothing", "cat_other", "withdraw", "swap", "pass",
+              "decision")
+assert len(KIND_NAMES) == N_KINDS
+
+# hand-set scores, used until fitted ones are given: scoring and building first, pointless
+# catastrophes, swaps and passes last
+PRIOR_DEFAULT = np.array([3.0, 2.5, 2.0, 1.0, 0.5, 0.0, -0.5, 1.0, 1.5, 0.5, 0.5, -2.0,
+                          -3.0, -1.5, -1.5, -1.5, -3.0, 0.0])
+
+# rows of the mask scratch (3 words each): tile kinds by colour, leader kinds by colour,
+# catastrophe kinds
+ROW_LEADER = 28
+ROW_CAT = 40
+N_MASKS = 44
+
+
+@njit(cache=True, inline="always")
+def _row(kind, c):
+    if kind <= K_TILE_RIVAL:
+        return 4 * kind + c
+    if kind <= K_LEADER_NEW:
+        return ROW_LEADER + 4 * (kind - K_LEADER_REVOLT) + c
+    return ROW_CAT + kind - K_CAT_RIVAL
+
+
+@njit(cache=True, inline="always")
+def _set(masks, row, a0, a1, a2):
+    masks[row, 0] = a0
+    masks[row, 1] = a1
+    masks[row, 2] = a2
+
+
+@njit(cache=True, inline="always")
+def _tile_at(bb, c, s):
+    return (bb[S.BB_TILE + 3 * c + (s >> 6)] & (U1 << np.uint64(s & 63))) != U0
+
+
+@njit(cache=True)
+def completes_block(bb, c, s):
+    """True if a tile of colour c on s completes a 2x2 block of c."""
+    r = s >> 4
+    col = s & 15
+    for dr in range(-1, 1):
+        for dc in range(-1, 1):
+            rr = r + dr
+            cc = col + dc
+            if rr < 0 or cc < 0 or rr > 9 or cc > 14:
+                continue
+            t = rr * 16 + cc
+            ok = True
+            for q in (t, t + 1, t + 16, t + 17):
+                if q != s and not _tile_at(bb, c, q):
+                    ok = False
+            if ok:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _owner(st, kmask, k, c, n):
+    """The player whose leader of colour c stands in kingdom k, or -1."""
+    for q in range(n):
+        s = st[S.LEADER_SQ + 4 * q + c]
+        if s >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], s):
+            return q
+    return -1
+
+
+@njit(cache=True)
+def prepare(st, kmask, masks):
+    """Fill masks (N_MASKS, 3) with the squares of each tile, leader and catastrophe kind for
+    the player to act.  The kinds of one piece partition the board, so every legal move has
+    exactly one kind."""
+    bb = st.view(np.uint64)
+    p = st[S.TO_ACT]
+    n = st[S.PLAYERS]
+    nk = label(bb, -1, kmask)
+    two0, two1, two2, _, _, _ = touch_counts(kmask, nk)
+    one0 = one1 = one2 = U0
+    for row in range(N_MASKS):
+        masks[row, 0] = U0
+        masks[row, 1] = U0
+        masks[row, 2] = U0
+    own0 = own1 = own2 = U0
+    riv0 = riv1 = riv2 = U0
+    for k in range(nk):
+        d0, d1, d2 = dilate(kmask[k, 0], kmask[k, 1], kmask[k, 2])
+        one0 |= d0
+        one1 |= d1
+        one2 |= d2
+        king = _owner(st, kmask, k, 3, n)
+        has_mine = False
+        has_rival = False
+        for c in range(4):
+            holder = _owner(st, kmask, k, c, n)
+            if holder == p:
+                has_mine = True
+            elif holder >= 0:
+                has_rival = True
+            scorer = holder if holder >= 0 else king
+            if scorer >= 0:
+                row = _row(K_TILE_MINE if scorer == p else K_TILE_RIVAL, c)
+                masks[row, 0] |= d0
+                masks[row, 1] |= d1
+                masks[row, 2] |= d2
+            if holder >= 0 and holder != p:
+                row = _row(K_LEADER_REVOLT, c)
+                masks[row, 0] |= d0
+                masks[row, 1] |= d1
+                masks[row, 2] |= d2
+        if has_mine:
+            own0 |= kmask[k, 0]
+            own1 |= kmask[k, 1]
+            own2 |= kmask[k, 2]
+        elif has_rival:
+            riv0 |= kmask[k, 0]
+            riv1 |= kmask[k, 1]
+            riv2 |= kmask[k, 2]
+    low = 1 << 30
+    for c in range(4):
+        if st[S.SCORE + 5 * p + c] < low:
+            low = st[S.SCORE + 5 * p + c]
+    for c in range(4):
+        # tiles: war (2+ kingdoms) and alone (none) first, then by who scores
+        rm = _row(K_TILE_MINE, c)
+        rr = _row(K_TILE_RIVAL, c)
+        m0 = masks[rm, 0] & one0 & ~two0
+        m1 = masks[rm, 1] & one1 & ~two1
+        m2 = masks[rm, 2] & one2 & ~two2
+        r0 = masks[rr, 0] & one0 & ~two0 & ~m0
+        r1 = masks[rr, 1] & one1 & ~two1 & ~m1
+        r2 = masks[rr, 2] & one2 & ~two2 & ~m2
+        b0 = b1 = b2 = U0
+        free = False
+        for m in range(6):
+            if st[S.MON_SQ + m] < 0 and (MON_A[m] == c or MON_B[m] == c):
+                free = True
+        if free:
+            base = S.BB_TILE + 3 * c
+            n0, n1, n2 = dilate(bb[base], bb[base + 1], bb[base + 2])
+            n0 &= ~bb[base]
+            n1 &= ~bb[base + 1]
+            n2 &= ~bb[base + 2]
+            for w in range(3):
+                x = n0 if w == 0 else (n1 if w == 1 else n2)
+                while x != U0:
+                    s = 64 * w + lowest_bit(x)
+                    x &= x - U1
+                    if s < 176 and completes_block(bb, c, s):
+                        if w == 0:
+                            b0 |= U1 << np.uint64(s & 63)
+                        elif w == 1:
+                            b1 |= U1 << np.uint64(s & 63)
+                        else:
+                            b2 |= U1 << np.uint64(s & 63)
+        _set(masks, _row(K_TILE_MONUMENT, c), b0, b1, b2)
+        if (low == st[S.SCORE + 5 * p + c]):
+            _set(masks, _row(K_TILE_MINE_LOW, c), m0 & ~b0, m1 & ~b1, m2 & ~b2)
+            _set(masks, rm, U0, U0, U0)
+        else:
+            _set(masks, rm, m0 & ~b0, m1 & ~b1, m2 & ~b2)
+        _set(masks, rr, r0 & ~b0, r1 & ~b1, r2 & ~b2)
+        _set(masks, _row(K_TILE_WAR, c), two0 & ~b0, two1 & ~b1, two2 & ~b2)
+        _set(masks, _row(K_TILE_ALONE, c), ~one0 & ~b0, ~one1 & ~b1, ~one2 & ~b2)
+        _set(masks, _row(K_TILE_NOBODY, c), one0 & ~two0 & ~m0 & ~r0 & ~b0,
+             one1 & ~two1 & ~m1 & ~r1 & ~b1, one2 & ~two2 & ~m2 & ~r2 & ~b2)
+        # leaders
+        rv = _row(K_LEADER_REVOLT, c)
+        v0 = masks[rv, 0]
+        v1 = masks[rv, 1]
+        v2 = masks[rv, 2]
+        _set(masks, _row(K_LEADER_JOIN, c), one0 & ~v0, one1 & ~v1, one2 & ~v2)
+        _set(masks, _row(K_LEADER_NEW, c), ~one0 & ~v0, ~one1 & ~v1, ~one2 & ~v2)
+    e0, e1, e2 = empty_squares(bb)
+    for row in range(ROW_CAT):
+        masks[row, 0] &= e0
+        masks[row, 1] &= e1
+        masks[row, 2] &= e2
+    # catastrophes: on a tile of one's own kingdom, of a rival's, on nothing, anything else
+    o0, o1, o2 = occupied(bb)
+    t0 = t1 = t2 = U0
+    for c in range(4):
+        t0 |= bb[S.BB_TILE + 3 * c]
+        t1 |= bb[S.BB_TILE + 3 * c + 1]
+        t2 |= bb[S.BB_TILE + 3 * c + 2]
+    near0, near1, near2 = dilate(o0, o1, o2)
+    _set(masks, _row(K_CAT_OWN, 0), t0 & own0, t1 & own1, t2 & own2)
+    _set(masks, _row(K_CAT_RIVAL, 0), t0 & riv0, t1 & riv1, t2 & riv2)
+    _set(masks, _row(K_CAT_NOTHING, 0), ~near0 & ~t0, ~near1 & ~t1, ~near2 & ~t2)
+    _set(masks, _row(K_CAT_OTHER, 0), ~((t0 & (own0 | riv0)) | (~near0 & ~t0)),
+         ~((t1 & (own1 | riv1)) | (~near1 & ~t1)), ~((t2 & (own2 | riv2)) | (~near2 & ~t2)))
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _list_kind(a):
+    """The kind of an action that is not a tile, leader or catastrophe."""
+    if a >= S.A_COMMIT:
+        return K_DECISION
+    if a >= S.A_PASS:
+        return K_PASS
+    if a >= S.A_SWAP:
+        return K_SWAP
+    return K_WITHDRAW
+
+
+@njit(cache=True)
+def move_kind(masks, a):
+    """The kind of action a (masks from ``prepare`` for the state a is legal in)."""
+    if a < S.A_WITHDRAW:
+        piece = 0 if a < S.A_LEADER else 1
+        c = ((a - S.A_LEADER * piece) // 176)
+        s = (a - S.A_LEADER * piece) % 176
+        first = K_TILE_MONUMENT if piece == 0 else K_LEADER_REVOLT
+        last = K_TILE_RIVAL if piece == 0 else K_LEADER_NEW
+        for kind in range(first, last + 1):
+            row = _row(kind, c)
+            if has(masks[row, 0], masks[row, 1], masks[row, 2], s):
+                return kind
+        return last
+    if S.A_CATASTROPHE <= a < S.A_SWAP:
+        s = a - S.A_CATASTROPHE
+        for kind in range(K_CAT_RIVAL, K_CAT_OTHER + 1):
+            row = _row(kind, 0)
+            if has(masks[row, 0], masks[row, 1], masks[row, 2], s):
+                return kind
+        return K_CAT_OTHER
+    return _list_kind(a)
+
+
+@njit(cache=True, inline="always")
+def _consider(a, legal_stamp, child_stamp, stamp, rng, best, found):
+    """Reservoir step: a legal untried a replaces best with chance 1/found."""
+    if legal_stamp[a] == stamp and child_stamp[a] != stamp:
+        found += 1
+        if below(rng, found) == 0:
+            best = a
+    return best, found
+
+
+@njit(cache=True)
+def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, order, kmask, masks, rng):
+    """An untried legal move of the best kind in ``order`` (kinds, best first), uniformly at
+    random within the kind; -1 if every legal move was tried."""
+    prepare(st, kmask, masks)
+    for i in range(order.shape[0]):
+        kind = order[i]
+        best = -1
+        found = 0
+        if kind <= K_CAT_OTHER:
+            if kind <= K_TILE_RIVAL:
+                base = S.A_TILE
+                colours = 4
+            elif kind <= K_LEADER_NEW:
+                base = S.A_LEADER
+                colours = 4
+            else:
+                base = S.A_CATASTROPHE
+                colours = 1
+            for c in range(colours):
+                row = _row(kind, c)
+                for w in range(3):
+                    x = masks[row, w]
+                    if w == 2:
+                        x &= ALL[2]
+                    while x != U0:
+                        a = base + 176 * c + 64 * w + lowest_bit(x)
+                        x &= x - U1
+                        best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+        else:
+            for j in range(n):
+                a = moves[j]
+                if (a < S.A_WITHDRAW or S.A_CATASTROPHE <= a < S.A_SWAP) or _list_kind(a) != kind:
+                    continue
+                best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+        if found:
+            return best
+    return -1
+
+
+def kind_order(weights):
+    """The kinds, best score first (ties in kind order), as the int array pick_untried takes."""
+    w = np.asarray(weights, dtype=np.float64)
+    return np.array(sorted(range(N_KINDS), key=lambda k: (-w[k], k)), dtype=np.int64)

@@ -1,0 +1,276 @@
+"""Learning the evaluation and the move-kind prior from self-play (``tne train``).
+
+1. **Play.** ``selfplay`` runs a tournament (``tne_ai.tournament``: local processes or Ray,
+   resumable records) in which every seat is the same agent spec, so the games are the
+   search playing itself.
+2. **Positions.** ``dataset`` replays each record and keeps every ``every``-th position
+   where a player must choose an action (the positions the search scores at its leaves),
+   with the features of every player (``search.features``) and the final result (win 1,
+   a shared first place split, loss 0; a truncated game counts as its ranking then).  The
+   same pass records, for each action chosen, the kind of the move played and how many
+   legal moves of each kind there were (``search.priors``).
+3. **Fit.** ``fit_logit`` fits a conditional logit by Newton's method with an L2 penalty:
+   for the evaluation, P(p wins) = softmax over players of w . features_p; for the prior,
+   P(move) = softmax over the legal moves of the weight of the move's kind.
+4. **Report.** Held-out games (a seeded share, split by game so no game is in both) are
+   scored by log-loss and accuracy (the favourite won) for the new weights, the weights in
+   use before and the hand-set evaluation of the frozen baseline.
+
+Everything takes a seed: the same command gives the same weights file.
+"""
+import math
+import os
+
+import numpy as np
+from numba import njit
+
+from . import state as S
+from .engine.movegen import legal_moves
+from .engine.scoring import rewards
+from .errors import TneError
+from .search.evaluate import EVAL_DEFAULT, evaluate, load_weights, save_weights, WEIGHTS_FILE
+from .search.features import FEATURE_NAMES, N_FEATURES, features
+from .search.priors import KIND_NAMES, N_KINDS, N_MASKS, move_kind, prepare
+
+MAX_GAMES = 100_000
+DEFAULT_AGENT = "mcts:iterations=1000"
+
+
+class TrainError(TneError):
+    """Training options or data that cannot be used."""
+
+
+def selfplay(spec, games, players=2, seed=0, jobs=1, backend="local", ray_address=None,
+             out=None, resume=False, progress=None):
+    """Play ``games`` deals of ``spec`` against itself (each deal in every seat rotation);
+    return the records."""
+    from .tournament import run_tournament
+    agents = {f"self{i}": spec for i in range(players)}
+    result = run_tournament(agents, tables=[tuple(agents)], games=games, seed=seed, jobs=jobs,
+                            backend=backend, ray_address=ray_address, out=out, resume=resume,
+                            progress=progress)
+    return result.records
+
+
+@njit(cache=True)
+def kind_counts(st, chosen, moves, kmask, masks, counts):
+    """counts[k] = legal moves of kind k in st; return the kind of the chosen action."""
+    n = legal_moves(st, moves)
+    prepare(st, kmask, masks)
+    for k in range(N_KINDS):
+        counts[k] = 0.0
+    for i in range(n):
+        counts[move_kind(masks, moves[i])] += 1.0
+    return move_kind(masks, chosen)
+
+
+def dataset(records, every=1):
+    """Features, results and move kinds of the records' action positions.
+
+    Returns a dict: ``x`` (positions, 4, N_FEATURES), ``y`` (positions, 4) the final
+    result, ``players`` (positions,), ``game`` (positions,) the record's index, and for the
+    prior ``kinds`` (decisions, N_KINDS) legal-move counts per kind with ``chosen``
+    (decisions,) the kind played and ``kind_game``."""
+    from .position import Position
+    from .notation import parse_move
+    xs, ys, ns, gs = [], [], [], []
+    kinds, chosen, kind_game = [], [], []
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    kmask = np.empty((16, 3), dtype=np.uint64)
+    masks = np.empty((N_MASKS, 3), dtype=np.uint64)
+    feats = np.zeros((4, N_FEATURES))
+    result = np.zeros(4)
+    counts = np.zeros(N_KINDS)
+    for g, record in enumerate(records):
+        pos = Position.from_json(record["start"])
+        final = Position.from_json(record["start"])
+        for m in record["moves"]:
+            final.push(m)
+        rewards_of(final.st, result)
+        for ply, m in enumerate(record["moves"]):
+            st = pos.st
+            if st[S.PHASE] == S.PH_ACTION:
+                code = parse_move(m) if isinstance(m, str) else int(m)
+                k = kind_counts(st, code, moves, kmask, masks, counts)
+                kinds.append(counts.copy())
+                chosen.append(k)
+                kind_game.append(g)
+                if ply % every == 0:
+                    n = features(st, kmask, feats)
+                    xs.append(feats.copy())
+                    ys.append(result.copy())
+                    ns.append(n)
+                    gs.append(g)
+            pos.push(m)
+    if not xs:
+        raise TrainError("the games hold no position to learn from")
+    return {"x": np.array(xs), "y": np.array(ys), "players": np.array(ns), "game": np.array(gs),
+            "kinds": np.array(kinds), "chosen": np.array(chosen, dtype=np.int64),
+            "kind_game": np.array(kind_game)}
+
+
+@njit(cache=True)
+def rewards_of(st, out):
+    """The result of a finished game, or of a cut one as it stands (its ranking now)."""
+    rewards(st, out)
+
+
+# --- fitting ------------------------------------------------------------------------------
+
+def _softmax(v, mask):
+    v = np.where(mask, v, -np.inf)
+    v = v - v.max(axis=1, keepdims=True)
+    e = np.where(mask, np.exp(v), 0.0)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def fit_logit(x, y, mask, l2=1e-3, offset=None, iterations=100, tol=1e-8):
+    """Weights w of a conditional logit: P(choice j of row i) = softmax_j(x[i, j] . w +
+    offset[i, j]) over the choices where mask[i, j], fitted to the target shares y[i, j]
+    (rows sum to 1) by Newton's method, with step halving, under the penalty
+    l2 * |w|^2 * rows."""
+    rows, _, k = x.shape
+    offset = np.zeros(mask.shape) if offset is None else offset
+    w = np.zeros(k)
+
+    def loss(w):
+        p = _softmax(x @ w + offset, mask)
+        return -np.sum(np.where(mask, y * np.log(np.clip(p, 1e-300, 1.0)), 0.0)) + l2 * rows * w @ w
+
+    current = loss(w)
+    for _ in range(iterations):
+        p = _softmax(x @ w + offset, mask)
+        grad = np.einsum("ij,ijk->k", p - y, x) + 2 * l2 * rows * w
+        xm = np.einsum("ij,ijk->ik", p, x)                      # mean feature per row
+        flat = x.reshape(-1, k)
+        hess = (flat * p.reshape(-1, 1)).T @ flat - xm.T @ xm
+        hess += 2 * l2 * rows * np.eye(k)
+        step = np.linalg.solve(hess, grad)
+        scale = 1.0
+        while scale > 1e-6:
+            trial = loss(w - scale * step)
+            if trial <= current:
+                break
+            scale /= 2
+        w = w - scale * step
+        done = current - trial < tol * max(1.0, abs(current))
+        current = trial
+        if done:
+            break
+    return w
+
+
+def log_loss(p, y, mask):
+    """Mean over rows of -sum_j y_ij log p_ij, and the share of rows whose favourite won."""
+    p = np.clip(p, 1e-12, 1.0)
+    loss = -np.sum(np.where(mask, y * np.log(p), 0.0), axis=1).mean()
+    fav = np.argmax(np.where(mask, p, -1.0), axis=1)
+    return float(loss), float(np.mean(y[np.arange(len(y)), fav] > 0))
+
+
+def player_mask(players):
+    return np.arange(4)[None, :] < np.asarray(players)[:, None]
+
+
+def basic_chances(data):
+    """The hand-set evaluation's win chances on a dataset's positions (normalised to sum to
+    one), rebuilt from the sorted totals and leader counts it reads."""
+    x, n = data["x"], data["players"]
+    w = EVAL_DEFAULT
+    value = x[:, :, 0:4] @ w[0:4] + w[4] * x[:, :, 8]
+    mask = player_mask(n)
+    out = np.zeros(value.shape)
+    for i in range(4):
+        for j in range(4):
+            if i != j:
+                out[:, i] += np.where(mask[:, j], 1.0 / (1.0 + np.exp(-(value[:, i] - value[:, j]) / w[5])), 0.0)
+    out = np.where(mask, out, 0.0)
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def model_chances(data, w):
+    return _softmax(data["x"] @ w, player_mask(data["players"]))
+
+
+def kind_rows(data):
+    """The prior's fitting rows: one choice per kind present (one-hot features), the target
+    the chosen kind; legal-move counts enter as log-multiplicities (a kind with m moves has
+    m times the chance of one of them)."""
+    counts = data["kinds"]
+    mask = counts > 0
+    x = np.broadcast_to(np.eye(N_KINDS), (len(counts), N_KINDS, N_KINDS)).copy()
+    y = np.zeros(counts.shape)
+    y[np.arange(len(counts)), data["chosen"]] = 1.0
+    return x, y, mask, np.log(np.maximum(counts, 1.0))
+
+
+def fit_prior(data, l2=1e-2):
+    """Kind weights w: P(move) = exp(w[kind]) / sum over legal moves of exp(w[kind']); the
+    best kind scores 0."""
+    x, y, mask, offset = kind_rows(data)
+    w = fit_logit(x, y, mask, l2=l2, offset=offset)
+    return w - w.max()
+
+
+def split(data, holdout, seed):
+    """(train, test) datasets split by game: a seeded share ``holdout`` of the games held out."""
+    games = np.unique(np.concatenate([data["game"], data["kind_game"]]))
+    rng = np.random.default_rng(seed)
+    test_games = set(rng.choice(games, size=max(1, int(round(holdout * len(games)))), replace=False).tolist())
+    parts = ({}, {})
+    for key_set, gkey in ((("x", "y", "players", "game"), "game"), (("kinds", "chosen", "kind_game"), "kind_game")):
+        held = np.array([g in test_games for g in data[gkey]], dtype=bool)
+        for key in key_set:
+            parts[0][key] = data[key][~held]
+            parts[1][key] = data[key][held]
+    return parts
+
+
+def train(records, holdout=0.2, seed=0, l2=1e-3, every=1, previous=WEIGHTS_FILE):
+    """Fit the evaluation and the prior on records; return (weights, prior, report)."""
+    if not 0 < holdout < 1:
+        raise TrainError(f"holdout {holdout}: give a share between 0 and 1")
+    data = dataset(records, every=every)
+    train_set, test_set = split(data, holdout, seed)
+    if len(train_set["y"]) == 0 or len(test_set["y"]) == 0:
+        raise TrainError("too few games to hold some out: play more games")
+    w = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2)
+    prior = fit_prior(train_set, l2=l2)
+    mask = player_mask(test_set["players"])
+    report = {"games": int(len(records)), "positions": int(len(data["y"])),
+              "train_positions": int(len(train_set["y"])), "test_positions": int(len(test_set["y"])),
+              "decisions": int(len(data["chosen"]))}
+    report["fitted"] = log_loss(model_chances(test_set, w), test_set["y"], mask)
+    report["basic"] = log_loss(basic_chances(test_set), test_set["y"], mask)
+    if previous and os.path.exists(previous):
+        try:
+            prev_w, _ = load_weights(previous)
+            report["previous"] = log_loss(model_chances(test_set, prev_w), test_set["y"], mask)
+        except TneError:
+            pass
+    # the prior's held-out log-loss per decision, against uniform over the legal moves
+    if len(test_set["chosen"]):
+        x, y, kmask, offset = kind_rows(test_set)
+        p = _softmax(x @ prior + offset, kmask)
+        pu = _softmax(x @ np.zeros(N_KINDS) + offset, kmask)
+        report["prior_fitted"] = log_loss(p, y, kmask)[0]
+        report["prior_uniform"] = log_loss(pu, y, kmask)[0]
+    return w, prior, report
+
+
+def report_lines(report, w, prior):
+    lines = [f"games {report['games']}, positions {report['positions']} "
+             f"(train {report['train_positions']}, held out {report['test_positions']}), "
+             f"decisions {report['decisions']}",
+             "held-out positions       log-loss  accuracy"]
+    for key, name in (("fitted", "fitted weights"), ("previous", "weights in use"),
+                      ("basic", "hand-set (baseline)")):
+        if key in report:
+            loss, acc = report[key]
+            lines.append(f"  {name:<22} {loss:8.4f}  {acc:8.3f}")
+    if "prior_fitted" in report:
+        lines.append(f"move-kind prior, held-out log-loss per action: fitted "
+                     f"{report['prior_fitted']:.4f}, uniform {report['prior_uniform']:.4f}")
+    lines.append("evaluation weights: " + ", ".join(f"{n} {v:+.3f}" for n, v in zip(FEATURE_NAMES, w)))
+    lines.append("prior weights: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(KIND_NAMES, prior)))
+    return lines
