@@ -166,6 +166,25 @@ def test_revolt_of_farmers_is_fought_with_red_tiles():
     check(p, {"commit 2"})
 
 
+def test_revolt_defender_keeps_the_red_tiles_that_defend_his_leaders():
+    """Endgame, first action of P0's turn; P1 (defender) holds 3 red, and P0's hand, known to
+    him by elimination, holds 1.  Revolt: P0's priest on J7 (I7, J6: 2) committed 0; P1's on H7
+    has 1, so commit 1 wins (a tie).  P1's farmer stands on J11 next to temple K11 (1).
+    In his second action P0 can attack again with his 1 red: his priest back on J7 (2 + 1 = 3)
+    or his farmer on L11 or K10 (1 + 1 = 2).  P1 holds both with 2 red left (3 vs 1 + 2, 2 vs
+    1 + 1: ties).  Scores: P0 red 3, others 5; P1 red 3, others 4.  P1 winning the revolt makes
+    him (4,4,4,4); any red point P0 gains makes P0 (4,5,5,5) and the winner; P0 has no other
+    leader on the board, so no tile can score for him.  Commit 1: P0 cannot gain, P1 wins (his
+    refill comes up short: the game ends).  Commit 2 or 3: P0's priest comes back and wins.
+    Commit 0: the revolt is lost.  Best: commit 1."""
+    p = endgame(1, tiles={"J6": "r"},
+                leaders=[(1, "red", "H7"), (0, "red", "J7"), (1, "blue", "J11")],
+                hands=["rbbggk", "rrrbgk"],
+                scores=[scores(3, 5, 5, 5), scores(3, 4, 4, 4)], pending=revolt(0, 1, commit=0))
+    assert unseen(p, "red") == 1
+    check(p, {"commit 1"})
+
+
 # --- revolts: the attacker -----------------------------------------------------------------
 
 def test_revolt_attacker_already_sure_commits_zero():
