@@ -13,7 +13,9 @@ Positions are shown as the deciding player sees them (SPEC 7): the other hands a
   opponent's hand, so an attentive player knows that hand by elimination (SPEC 7: board, points,
   committed and removed tiles are public).  Any tile placed or committed this turn makes the
   refill come up short and ends the game at the end of the turn (SPEC 3, game end), so the
-  final ranking (SPEC 6) decides the answer exactly.
+  final ranking (SPEC 6) decides the answer exactly.  These tests also play the winning line
+  and a losing one to their end (``ranking_after``) and check the places reasoned by hand, so a
+  mis-built position fails before the search is asked.
 
 Final ranking reminder (SPEC 6): treasures go one at a time to the lowest colour; the score is
 the lowest colour, ties broken by the second lowest, then third, then highest.
@@ -79,6 +81,22 @@ def endgame(viewer, hand_sizes=None, **kwargs):
     d["out_of_game"] = {c: TOTALS[c] - used[c] + d["out_of_game"][c] for c in COLOURS}
     assert sum(_used(d).values()) == 153
     return Position.from_json(seen_by(d, viewer, hand_sizes))
+
+
+def play_out(p, moves):
+    """A copy of p with every hand open (in an endgame the unknown hand was dealt the whole
+    unseen pool, so it is the true one) after `moves`: checks that a line ends as reasoned."""
+    q = Position(p.st.copy(), known_hands=[True] * p.players, bag_known=True, rng=p.rng.copy())
+    for m in moves:
+        q.push(m)
+    return q
+
+
+def ranking_after(p, moves):
+    """The places (SPEC 6) once `moves` have ended the game."""
+    q = play_out(p, moves)
+    assert q.is_over()
+    return q.ranking()
 
 
 def unseen(p, colour):
@@ -182,6 +200,9 @@ def test_revolt_defender_keeps_the_red_tiles_that_defend_his_leaders():
                 hands=["rbbggk", "rrrbgk"],
                 scores=[scores(3, 5, 5, 5), scores(3, 4, 4, 4)], pending=revolt(0, 1, commit=0))
     assert unseen(p, "red") == 1
+    assert ranking_after(p, ["commit 1", "leader red J7", "commit 1", "commit 2"]) == [2, 1]
+    assert ranking_after(p, ["commit 1", "leader blue L11", "commit 1", "commit 1"]) == [2, 1]
+    assert ranking_after(p, ["commit 2", "leader red J7", "commit 1", "commit 1"]) == [1, 2]
     check(p, {"commit 1"})
 
 
@@ -219,6 +240,8 @@ def test_revolt_attacker_commits_all_when_all_are_needed():
                 hands=["rrrbgk", "rrbggk"], actions_left=1,
                 scores=[scores(3, 5, 5, 5), scores(5, 4, 4, 5)], pending=revolt(0, 1))
     assert unseen(p, "red") == 2
+    assert ranking_after(p, ["commit 3", "commit 2"]) == [1, 2]
+    assert ranking_after(p, ["commit 2", "commit 2"]) == [2, 1]
     check(p, {"commit 3"})
 
 
@@ -234,6 +257,8 @@ def test_revolt_attacker_keeps_the_red_tile_it_needs_next():
                 hands=["rrrbgk", "rrbggk"],
                 scores=[scores(3, 5, 5, 5), scores(4, 6, 6, 6)], pending=revolt(0, 1))
     assert unseen(p, "red") == 2
+    assert ranking_after(p, ["commit 2", "commit 2", "tile red K7"]) == [1, 2]
+    assert ranking_after(p, ["commit 3", "commit 2", "tile black K7"]) == [2, 1]
     check(p, {"commit 2"})
 
 
@@ -308,6 +333,8 @@ def test_war_attacker_keeps_the_black_tile_it_needs_next():
                 hands=["kkkrb", "kkrbgg"],
                 scores=[scores(5, 5, 5, 2), scores(6, 6, 6, 4)], pending=war("H5", "black", 0, 1))
     assert unseen(p, "black") == 2
+    assert ranking_after(p, ["commit 2", "commit 2", "tile black G7"]) == [1, 2]
+    assert ranking_after(p, ["commit 3", "commit 2", "tile red G7"]) == [2, 1]
     check(p, {"commit 2"})
 
 
@@ -364,6 +391,8 @@ def test_war_that_removes_the_rivals_only_leader_wins_the_game():
     p = endgame(0, tiles=W_TILES, leaders=W_LEADERS, hands=["rrggbb", "rrbbgg"],
                 actions_left=1, scores=[scores(5, 5, 5, 2), scores(4, 4, 4, 4)])
     assert unseen(p, "black") == 0
+    assert ranking_after(p, ["tile green H5", "commit 0", "commit 0"]) == [1, 2]
+    assert ranking_after(p, ["tile red G7"]) == [2, 1]
     check(p, {"tile red H5", "tile green H5"})
 
 
@@ -385,6 +414,8 @@ def test_tile_completing_a_red_square_for_the_monument_that_wins():
     Best: tile red G6."""
     p = endgame(0, tiles=MON_TILES, leaders=MON_LEADERS, hands=["rrkbgg", "rrbbgk"],
                 actions_left=1, scores=[scores(3, 5, 5, 3), scores(4, 4, 4, 4)])
+    assert ranking_after(p, ["tile red G6", "monument red-black F5"]) == [1, 2]
+    assert ranking_after(p, ["tile red G6", "monument red-blue F5"]) == [2, 1]
     check(p, {"tile red G6"})
 
 
@@ -396,6 +427,8 @@ def test_monument_choice_takes_the_pair_of_ones_leaders():
                 hands=["rkbgg", "rrbbgk"], actions_left=1,
                 scores=[scores(4, 5, 5, 3), scores(4, 4, 4, 4)],
                 pending={"kind": "monument", "at": "G6"})
+    assert ranking_after(p, ["monument red-black F5"]) == [1, 2]
+    assert ranking_after(p, ["decline"]) == [2, 1]
     check(p, {"monument red-black F5"})
 
 
@@ -418,6 +451,7 @@ def test_trader_placement_takes_the_treasure_that_wins():
     p = midgame(0, tiles=TREASURE_TILES, hands=["rrbbgg", "rrbbgk"], actions_left=1,
                 treasures=["B2", "F3", "K11"],
                 scores=[scores(5, 5, 5, 0, 3), scores(3, 3, 4, 4, 4)])
+    assert ranking_after(p, ["leader green G3", "treasure B2"]) == [1, 2]
     check(p, {f"leader green {sq}" for sq in TRADER_SQUARES})
 
 
@@ -430,6 +464,8 @@ def test_last_tile_wins_on_the_second_lowest_colour():
     leader, so no other tile scores.  Best: a red tile next to the priest's kingdom."""
     p = endgame(0, leaders=[(0, "red", "J1")], hands=["rrggkk", "rbbggk"], actions_left=1,
                 scores=[scores(4, 4, 6, 6), scores(4, 5, 5, 5)])
+    assert ranking_after(p, ["tile red L1"]) == [1, 2]
+    assert ranking_after(p, ["tile green L1"]) == [2, 1]
     check(p, {"tile red J2", "tile red K2", "tile red L1"})
 
 
@@ -450,6 +486,8 @@ def test_swap_ends_the_game_while_ahead():
     hand = "rrbgkk"
     swaps = {"swap " + "".join(sorted(combo, key="rbgk".index))
              for k in range(2, 7) for combo in itertools.combinations(hand, k)}
+    assert ranking_after(p, ["swap kk"]) == [1, 2]
+    assert not play_out(p, ["swap k"]).is_over()
     check(p, swaps)
 
 
@@ -473,6 +511,8 @@ def test_tile_scores_the_lowest_colour_through_the_king():
     Land next to the kingdom: G7, H6, H8, I6, I8, J7.  Best: a green tile on one of them."""
     p = endgame(0, leaders=[(0, "black", "H7")], hands=["rrggkk", "rbbggk"], actions_left=1,
                 scores=[scores(5, 5, 3, 5), scores(4, 4, 4, 4)])
+    assert ranking_after(p, ["tile green J7"]) == [1, 2]
+    assert ranking_after(p, ["tile black J7"]) == [2, 1]
     check(p, {f"tile green {sq}" for sq in ("G7", "H6", "H8", "I6", "I8", "J7")})
 
 
@@ -495,4 +535,7 @@ def test_catastrophe_that_breaks_the_rivals_kingdom_before_the_war():
                 hands=["rrggbb", "rrbbgg"],
                 scores=[scores(5, 5, 5, 1), scores(4, 4, 4, 4)])
     assert unseen(p, "black") == 0
+    assert ranking_after(p, ["catastrophe J6", "tile green H5", "commit 0", "commit 0"]) == [1, 2]
+    assert ranking_after(p, ["catastrophe J5", "tile green H5", "commit 0", "commit 0"]) == [2, 1]
+    assert ranking_after(p, ["tile green H5", "commit 0", "commit 0", "pass"]) == [2, 1]
     check(p, {"catastrophe J4", "catastrophe J6"})
