@@ -107,7 +107,7 @@ class MctsAgent(Agent):
 
     def __init__(self, seed=0, iterations=None, time=None, threads=1, c=None, rollout=DEFAULT_ROLLOUT,
                  leader=None, eval="model", prior="kinds", widen=None, wexp=None, settle=None,
-                 weights=None):
+                 weights=None, margin=None, reuse=None):
         if iterations is None and time is None:
             time = 0.2
         self.iterations = iterations
@@ -121,6 +121,10 @@ class MctsAgent(Agent):
         self.widen = widen
         self.wexp = wexp
         self.settle = None if settle is None else bool(settle)
+        self.margin = margin
+        from .search.mcts import DEFAULTS
+        self.reuse = DEFAULTS[eval]["reuse"] if reuse is None else bool(reuse)
+        self.last = None
         self.weights = self.prior_w = None
         if weights is not None:
             from .search.evaluate import load_weights
@@ -133,12 +137,12 @@ class MctsAgent(Agent):
 
     def choose(self, position):
         self.calls += 1
-        result = search(position.st, iterations=self.iterations, seconds=self.time,
+        result = search(position.st, reuse=self.last if self.reuse else None, iterations=self.iterations, seconds=self.time,
                         threads=self.threads, seed=self.seed * 100003 + self.calls, c=self.c,
                         rollout_depth=self.rollout, leader_value=self.leader,
                         evaluation=self.evaluation, prior=self.prior, widen=self.widen,
                         widen_exp=self.wexp, settle_leaves=self.settle, weights=self.weights,
-                        prior_w=self.prior_w)
+                        prior_w=self.prior_w, commit_margin=self.margin)
         self.last = result
         return result.move
 
@@ -161,7 +165,8 @@ _OPTIONS = {
     "greedy": {"seed": int},
     "mcts": {"seed": int, "iterations": int, "time": float, "threads": int, "c": float,
              "rollout": int, "leader": float, "eval": str, "prior": str, "widen": float,
-             "wexp": float, "settle": int, "weights": str},
+             "wexp": float, "settle": int, "weights": str, "margin": float,
+             "reuse": int},
     "openspiel-ismcts": {"seed": int, "simulations": int, "time": float, "c": float,
                          "playout": str},
     "openspiel-mcts": {"seed": int, "simulations": int, "time": float, "c": float,
@@ -199,7 +204,8 @@ def parse_spec(spec):
                 or key == "eval" and options[key] not in ("model", "basic") \
                 or key == "prior" and options[key] not in ("kinds", "none") \
                 or key in ("widen", "wexp") and not 0 <= options[key] <= 100 \
-                or key == "settle" and options[key] not in (0, 1):
+                or key == "margin" and not 0 <= options[key] <= 1 \
+                or key in ("settle", "reuse") and options[key] not in (0, 1):
             raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is out of range")
     return kind, options
 

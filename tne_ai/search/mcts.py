@@ -27,7 +27,7 @@ from ..engine.kingdoms import MAX_KINGDOMS
 from .determinize import determinize
 from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
 from .features import N_FEATURES
-from .priors import N_MASKS, kind_order, pick_untried
+from .priors import N_MASKS, kind_order, pick_commit, pick_untried
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
@@ -70,6 +70,54 @@ class Tree:
             out.append((int(self.action[ch]), v, float(self.value[ch]) / v if v else 0.0))
             ch = int(self.sibling[ch])
         return out
+
+
+@njit(cache=True)
+def copy_subtree(action, parent, child, sibling, player, visits, avail, value, x,
+                 d_action, d_parent, d_child, d_sibling, d_player, d_visits, d_avail, d_value,
+                 d_count):
+    """Copy the subtree under node x into an empty tree (x becomes its root, node 0);
+    return the nodes copied, or -1 if they do not fit."""
+    size = 1
+    stack = np.empty(action.shape[0], dtype=np.int64)   # source nodes still to copy
+    where = np.empty(action.shape[0], dtype=np.int64)   # their copies
+    d_action[0] = -1
+    d_parent[0] = -1
+    d_child[0] = -1
+    d_sibling[0] = -1
+    d_player[0] = -1
+    d_visits[0] = visits[x]
+    d_avail[0] = 0
+    d_value[0] = 0.0
+    top = 0
+    stack[0] = x
+    where[0] = 0
+    top = 1
+    while top > 0:
+        top -= 1
+        src = stack[top]
+        dst = where[top]
+        ch = child[src]
+        while ch >= 0:
+            if size >= d_action.shape[0]:
+                return -1
+            new = size
+            size += 1
+            d_action[new] = action[ch]
+            d_parent[new] = dst
+            d_child[new] = -1
+            d_sibling[new] = d_child[dst]
+            d_child[dst] = new
+            d_player[new] = player[ch]
+            d_visits[new] = visits[ch]
+            d_avail[new] = avail[ch]
+            d_value[new] = value[ch]
+            stack[top] = ch
+            where[top] = new
+            top += 1
+            ch = sibling[ch]
+    d_count[0] = size
+    return size
 
 
 @njit(cache=True, nogil=True)
@@ -155,9 +203,12 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                 allowed = widen_c * (visits[node] + 1.0) ** widen_a
                 expand = legal_children < allowed
             if expand:
-                if widen_c > 0.0 and st[S.PHASE] == S.PH_ACTION and prior_order.shape[0] > 0:
+                phase = st[S.PHASE]
+                if widen_c > 0.0 and phase == S.PH_ACTION and prior_order.shape[0] > 0:
                     a = pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, prior_order,
                                      kmask, masks, rng)
+                elif widen_c > 0.0 and prior_order.shape[0] > 0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+                    a = pick_commit(st, moves, n, child_stamp, stamp)
                 else:
                     a = moves[below(rng, n)]
                     while child_stamp[a] == stamp:
@@ -208,6 +259,10 @@ class SearchResult:
         self.seconds = seconds
         self.alternatives = alternatives  # [(action, visits, mean value)], most visited first
         self.nodes = nodes
+        self.trees = []                   # the search trees, one per thread (for reuse)
+        self.root = None                  # the state searched from
+        self.viewer = None
+        self.reused = 0                   # iterations inherited from an earlier search
 
     def to_dict(self):
         from ..notation import move_text
@@ -220,9 +275,51 @@ class SearchResult:
 # per evaluation: the exploration constant, widening and leaf settling used unless given.
 # The basic evaluation's are the frozen baseline's (no widening, no settling).
 DEFAULTS = {
-    "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False},
-    "model": {"c": 0.7, "widen": 2.0, "widen_exp": 0.5, "settle": True},
+    "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
+              "reuse": False},
+    "model": {"c": 0.7, "widen": 2.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.01,
+              "reuse": True},
 }
+
+
+def _view(st, viewer):
+    """What viewer sees of a state: other hands as their sizes, the bag as its size."""
+    v = st.copy()
+    for p in range(int(st[S.PLAYERS])):
+        if p != viewer:
+            v[S.HAND + 4 * p] = st[S.HAND + 4 * p:S.HAND + 4 * p + 4].sum()
+            v[S.HAND + 4 * p + 1:S.HAND + 4 * p + 4] = 0
+    v[S.BAG_COUNT] = st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()
+    v[S.BAG_COUNT + 1:S.BAG_COUNT + 4] = 0
+    v[S.BAG_ORDERED] = v[S.BAG_LEN] = 0
+    v[S.BAG:S.BAG + S.BAG_WORDS] = 0
+    return v
+
+
+REUSE_DEPTH = 3
+
+
+def reusable_node(tree, root, st, viewer):
+    """The node of tree (searched from state root) whose position is st as viewer sees it,
+    found by replaying the tree's actions at most REUSE_DEPTH deep, or -1.  Only positions
+    reached without a tile draw match (a draw changes the viewer's own hand)."""
+    target = _view(st, viewer)
+    rng = make_rng(0)
+    frontier = [(0, root)]
+    for _ in range(REUSE_DEPTH):
+        nxt = []
+        for node, state in frontier:
+            ch = int(tree.child[node])
+            while ch >= 0:
+                if tree.visits[ch] > 0:
+                    after = state.copy()
+                    apply_action(after, int(tree.action[ch]), rng)
+                    if np.array_equal(_view(after, viewer), target):
+                        return ch
+                    nxt.append((ch, after))
+                ch = int(tree.sibling[ch])
+        frontier = nxt
+    return -1
 
 
 def _thread_seed(seed, index):
@@ -231,7 +328,8 @@ def _thread_seed(seed, index):
 
 def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout_depth=DEFAULT_ROLLOUT,
            leader_value=None, capacity=None, batch=32, evaluation="model", prior="kinds",
-           widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None):
+           widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None,
+           commit_margin=None, reuse=None):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
     by summing visits and values per action.  Returns a SearchResult.
@@ -248,6 +346,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     widen = defaults["widen"] if widen is None else widen
     widen_exp = defaults["widen_exp"] if widen_exp is None else widen_exp
     settle_leaves = defaults["settle"] if settle_leaves is None else settle_leaves
+    commit_margin = defaults["commit_margin"] if commit_margin is None else commit_margin
     cfg = np.zeros(CFG_SIZE)
     cfg[CFG_EVAL] = 1.0 if evaluation == "model" else 0.0
     cfg[CFG_SETTLE] = 1.0 if settle_leaves else 0.0
@@ -284,6 +383,13 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
 
     def one_tree(i):
         tree = Tree(capacity)
+        old = reuse.trees[i] if reuse is not None and i < len(reuse.trees) else None
+        if old is not None and reuse.viewer == viewer:
+            x = reusable_node(old, reuse.root, root, viewer)
+            if x > 0:
+                bigger = Tree(capacity + int(old.count[0]))
+                if copy_subtree(*old.arrays()[:8], x, *bigger.arrays()) > 0:
+                    tree = bigger
         scratch = Scratch()
         rng = make_rng(_thread_seed(seed, i))
         done = 0
@@ -313,4 +419,25 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
                           key=lambda x: (-x[1], -x[2], x[0]))
     total = sum(d for _, d in results)
     nodes = sum(int(t.count[0]) for t, _ in results)
-    return SearchResult(alternatives[0][0], total, time.perf_counter() - start, alternatives, nodes)
+    move = alternatives[0][0]
+    reused = sum(int(t.visits[0]) - d for t, d in results)
+    if commit_margin > 0 and int(root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR):
+        move = smallest_commit(alternatives, commit_margin)
+    result = SearchResult(move, total, time.perf_counter() - start, alternatives, nodes)
+    result.trees = [t for t, _ in results]
+    result.root = root
+    result.viewer = viewer
+    result.reused = reused
+    return result
+
+
+def smallest_commit(alternatives, margin):
+    """The commit to play: the smallest one whose mean is within ``margin`` of the most
+    visited commit's.  Committed tiles leave the game and come back only as blind draws
+    from the bag, so tiles are spent only where the search finds them worth more than that
+    margin of win chance."""
+    best, _, best_mean = alternatives[0]
+    for a, v, m in sorted(alternatives):
+        if v > 0 and m >= best_mean - margin:
+            return a
+    return best

@@ -38,10 +38,11 @@ from numba import njit
 from .. import state as S
 from ..bits import U0, U1, dilate, has, lowest_bit
 from ..board import ALL
-from ..engine.apply import MON_A, MON_B
+from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
 from ..engine.movegen import empty_squares, touch_counts
 from ..engine.rng import below
+from .determinize import unseen_pool
 
 K_TILE_MONUMENT = 0
 K_TILE_MINE_LOW = 1
@@ -348,3 +349,53 @@ def kind_order(weights):
     """The kinds, best score first (ties in kind order), as the int array pick_untried takes."""
     w = np.asarray(weights, dtype=np.float64)
     return np.array(sorted(range(N_KINDS), key=lambda k: (-w[k], k)), dtype=np.int64)
+
+
+@njit(cache=True)
+def commit_rank(st, k):
+    """Rank (0 first) of commit k among the commits of the player to act, in the order a
+    node opens them: the commit that decides the conflict with the fewest tiles, then 0,
+    then the rest from the smallest.  The defender, committing second, knows what he needs
+    (ties go to him, SPEC section 4); the attacker is sure of a win only above the most the
+    defender could have: his board strength plus the tiles of the colour the attacker cannot
+    see, at most the defender's hand size (the attacker's information, SPEC section 7)."""
+    att, dfn = conflict_strengths(st)
+    me = st[S.TO_ACT]
+    c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
+    most = st[S.HAND + 4 * me + c]
+    if most > S.MAX_COMMIT:
+        most = S.MAX_COMMIT
+    if st[S.CF_COMMIT] >= 0:
+        key = att + st[S.CF_COMMIT] - dfn          # the defender's smallest winning commit
+    else:
+        d = st[S.CF_DEFENDER]
+        pool = np.empty(4, dtype=np.int64)
+        unseen_pool(st, me, pool)
+        held = st[S.HAND + 4 * d] + st[S.HAND + 4 * d + 1] + st[S.HAND + 4 * d + 2] + st[S.HAND + 4 * d + 3]
+        hidden = pool[c] if pool[c] < held else held
+        key = dfn + hidden - att + 1               # the attacker's smallest sure commit
+        if key > most and att + most > dfn:
+            key = most                             # no sure win: all in, as a gamble
+    if key <= 0 or key > most:
+        key = 0
+    if k == key:
+        return 0
+    if k == 0:
+        return 1
+    return 2 + k
+
+
+@njit(cache=True)
+def pick_commit(st, moves, n, child_stamp, stamp):
+    """The untried commit of the best rank (``commit_rank``)."""
+    best = -1
+    best_rank = 1 << 30
+    for i in range(n):
+        a = moves[i]
+        if child_stamp[a] == stamp:
+            continue
+        r = commit_rank(st, a - S.A_COMMIT)
+        if r < best_rank:
+            best_rank = r
+            best = a
+    return best
