@@ -131,3 +131,21 @@ def test_a_forced_decision_is_answered_without_search():
                      and st[S.HAND + 4 * st[S.TO_ACT] + (0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR])] == 0)
     result = search(pos.st, iterations=1000, seed=1)
     assert result.iterations == 0 and result.move == S.A_COMMIT
+
+
+def test_the_second_action_of_a_turn_reuses_the_first_search_and_a_new_turn_does_not():
+    from tne_ai.agents import make_agent
+    pos = Position.new(2, seed=5)
+    agent = make_agent("mcts:iterations=3000", seed=1)
+    pos.push(agent.choose(pos))                   # player 0's first action
+    assert agent.last.reused == 0
+    assert pos.to_act == 0 and pos.st[S.ACTIONS_LEFT] == 1
+    pos.push(agent.choose(pos))                   # his second: the chosen child's subtree
+    assert agent.last.reused > 0
+    assert agent.last.iterations == 3000
+    other = make_agent("mcts:iterations=3000", seed=1)
+    pos.push(other.choose(pos))                   # player 1's turn: a fresh tree
+    assert other.last.reused == 0
+    agent_again = make_agent("mcts:iterations=3000,reuse=0", seed=1)
+    agent_again.choose(pos)
+    assert agent_again.last.reused == 0
