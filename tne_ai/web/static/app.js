@@ -514,15 +514,17 @@ function editorFields() {
   const parts = [`<h3>Position</h3><label>players <select id="ed-players">${[2, 3, 4].map(n => `<option${n === pos.players ? " selected" : ""}>${n}</option>`).join("")}</select></label>`,
     ` <label>turn ${numberInput("turn", pos.turn, 0, pos.players - 1)}</label>`,
     ` <label>actions left ${numberInput("actions_left", pos.actions_left, 0, 2)}</label>`,
-    `<table class="ed-table"><tr><th>player</th><th>hand r b g k</th><th>unknown</th><th>score r b g k treasure</th><th>catastrophes</th></tr>`];
+    `<div class="ed-players">`];
   for (let p = 0; p < pos.players; p++) {
     const h = pos.hands[p];
-    parts.push(`<tr data-player="${p}"><td>${p}</td><td>` + (h ? COLOURS.map(c => numberInput(`hands.${p}.${c}`, h[c], 0, 6)).join("") : "<i>unknown</i>") +
-      `</td><td><input type="checkbox" class="ed-unknown" data-player="${p}"${h ? "" : " checked"}></td><td>` +
+    parts.push(`<div class="ed-player" data-player="${p}"><b>Player ${p}</b> <label>hand r b g k ` +
+      (h ? COLOURS.map(c => numberInput(`hands.${p}.${c}`, h[c], 0, 6)).join("") : "<i>unknown</i>") +
+      `</label> <label><input type="checkbox" class="ed-unknown" data-player="${p}"${h ? "" : " checked"}> unknown</label>` +
+      `<br><label>score r b g k treasure ` +
       ["red", "blue", "green", "black", "treasure"].map(c => numberInput(`scores.${p}.${c}`, pos.scores[p][c], 0, 99)).join("") +
-      `</td><td>${numberInput(`catastrophes.${p}`, pos.catastrophes[p], 0, 2)}</td></tr>`);
+      `</label> <label>catastrophes ${numberInput(`catastrophes.${p}`, pos.catastrophes[p], 0, 2)}</label></div>`);
   }
-  parts.push("</table><label>out of the game r b g k " + COLOURS.map(c => numberInput(`out_of_game.${c}`, pos.out_of_game[c], 0, 57)).join("") + "</label>");
+  parts.push("</div><label>out of the game r b g k " + COLOURS.map(c => numberInput(`out_of_game.${c}`, pos.out_of_game[c], 0, 57)).join("") + "</label>");
   parts.push(`<p class="small">The bag is every tile not on the board, in a hand or out of the game (counted: draws at random). Pending decision: ${pos.pending ? esc(JSON.stringify(pos.pending)) : "none"}.</p>`);
   $("editor-fields").innerHTML = parts.join("");
   $("ed-players").onchange = () => {
@@ -554,6 +556,12 @@ function drawEditor() {
 
 function editorChanged(fields) {
   ED.marks = null;
+  if (!ED.analysis) {
+    $("an-moves").innerHTML = "";
+    $("an-status").textContent = "Not running.";
+    delete $("analysis").dataset.state;
+  }
+  $("editor-status").dataset.valid = "pending";
   drawEditor();
   if (fields) { editorFields(); editorTools(); }
   clearTimeout(ED.timer);
@@ -562,12 +570,15 @@ function editorChanged(fields) {
 
 async function checkEditor() {
   const st = $("editor-status");
+  const seq = ED.seq = (ED.seq || 0) + 1;
   try {
     const r = await api("POST", "/api/positions/check", { position: withBag(ED.pos) });
+    if (seq !== ED.seq) return true;  // a later edit is being checked
     st.textContent = r.over ? "Valid: the game is over." : `Valid: player ${r.to_act} to act` + (r.legal.length ? `, ${r.legal.length} legal moves.` : ".");
     st.dataset.valid = "yes";
     return true;
   } catch (e) {
+    if (seq !== ED.seq) return false;
     st.textContent = `Invalid: ${e.message}`;
     st.dataset.valid = "no";
     return false;
@@ -577,6 +588,11 @@ async function checkEditor() {
 function openEditor(pos) {
   ED.pos = pos || ED.pos || emptyPosition(2, true);
   stopAnalysis();
+  clearTimeout(St.poll);
+  St.gid = null;
+  St.view = null;
+  if ($("dlg-decision").open) $("dlg-decision").close();
+  $("cover").hidden = true;
   show("editor");
   document.body.dataset.state = "editor";
   editorTools();
@@ -673,6 +689,12 @@ async function main() {
   $("levels-note").textContent = "AI levels are iteration budgets on the project's budget ladder (bench/README.md): " +
     lv.map((l, i) => `${l.name} ${l.spec.split("=")[1]}` + (i ? ` (+${l.elo - lv[i - 1].elo} Elo over ${lv[i - 1].name})` : "")).join(", ") + ".";
   wire();
+  window.addEventListener("hashchange", () => route().catch(e => message(e.message)));
+  await route();
+}
+
+async function route() {
+  // #game=ID&seat=K opens a game for a seat, #editor the editor, anything else a new game
   const h = new URLSearchParams(location.hash.slice(1));
   if (h.get("game")) {
     const seat = h.get("seat");

@@ -80,7 +80,7 @@ function drawBoard(svg, pos, M, opts) {
   }
   for (const sq of opts.targets || []) {
     const [x, y] = squareXY(sq, M);
-    out.push(`<rect class="target" data-square="${sq}" x="${x + 3}" y="${y + 3}" width="${C - 6}" height="${C - 6}" rx="5" fill="#fff" fill-opacity="0.35" stroke="#1a7f1a" stroke-width="3"/>`);
+    out.push(`<rect class="target" data-square="${sq}" x="${x + 3}" y="${y + 3}" width="${C - 6}" height="${C - 6}" rx="5" fill="#fff" fill-opacity="0.3" stroke="#1a7f1a" stroke-width="2.2"/>`);
   }
   if (opts.selected) {
     const [x, y] = squareXY(opts.selected, M);
@@ -101,7 +101,7 @@ function drawBoard(svg, pos, M, opts) {
     }
     const stack = labels[m.mark.square] || 0;
     labels[m.mark.square] = stack + 1;
-    const win = m.win !== undefined ? " " + Math.round(100 * m.win) + "w" : "";
+    const win = m.win !== undefined ? ` w${Math.round(100 * m.win)}%` : "";
     out.push(`<text x="${x + 3}" y="${y + s - 4 - 11 * stack}" font-size="10" font-weight="bold" fill="${colour}" stroke="#fff" stroke-width="3" paint-order="stroke">${rank + 1}·${percent(m.share)}${win}</text></g>`);
   });
   for (let c = 0; c < M.cols; c++) {
