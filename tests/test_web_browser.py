@@ -115,7 +115,6 @@ def test_whole_game_against_random_by_clicks(tmp_path, browser):
             p.push(m)
         assert p.is_over()
         assert record["result"]["ranking"] == [shown[0][0], shown[1][0]]
-        assert len(record["moves"]) > 60
         _hidden_hands_kept(received, 0)
         assert errors == []
 

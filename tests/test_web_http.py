@@ -213,6 +213,39 @@ def test_a_revolt_is_spelled_out_and_undo_takes_it_back(client):
     assert v["log"] == [] and v["position"] == before and not v["can_undo"]
 
 
+# A war (SPEC section 4), worked out by hand, rows 5-6, columns B-G (all land):
+#   row 5:  . r . r . .      red tiles C5 and E5
+#   row 6:  k K . K k k      black tile B6, player 0's king C6; player 1's king E6, black F6 G6
+# Player 0 puts a green tile on D6: it touches C6 and E6, two kingdoms with a black leader
+# each, one conflict, fought at once.  Attacker player 0: black tiles on his side B6 = 1; the
+# defender's F6 G6 = 2.  Player 0 commits 2 (3), player 1 holds no black (0, so 2): player 0
+# wins, player 1's king goes home, F6 and G6 leave the game and player 0 scores 2 + 1 = 3 black.
+WAR = dict(REVOLT,
+           board=["....~~~~~.r.~...", ".r..~.......~..r", "...~~r......~~..", "~~~~.........~~~",
+                  "..r.r........r~~", ".k...kk.......~.", "~~~~....r...~~~.", ".r.~~~~.....~...",
+                  "......~~~~~~~.r.", ".....r..........", "..........r....."],
+           leaders=[[0, "black", "C6"], [1, "black", "E6"]],
+           hands=[{"red": 1, "blue": 1, "green": 2, "black": 2},
+                  {"red": 2, "blue": 2, "green": 2, "black": 0}],
+           bag={"red": 42, "blue": 33, "green": 26, "black": 25})
+
+
+def test_a_war_is_spelled_out(client):
+    v = client.post("/api/games/upload", json={"seats": ["human", "random"], "seed": 0,
+                                               "data": WAR}).json()
+    gid = v["id"]
+    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "tile green D6"}).json()
+    assert v["position"]["pending"]["kind"] == "war"
+    assert (v["conflict"]["attacker_board"], v["conflict"]["defender_board"]) == (1, 2)
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"})
+    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3)
+    assert v["log"][2]["outcome"] == (
+        "war around D6 (black): player 0 1+2 = 3 against player 1 2+0 = 2: player 0 wins; "
+        "player 1's black leader back to supply; removed 2 black tile(s); player 0 scores 3 black")
+    assert v["position"]["board"][5] == ".k.g..........~."  # B6 stays, D6 green, F6 G6 gone
+    assert v["position"]["scores"][0]["black"] == 3
+
+
 def test_ai_game_to_the_end_and_its_record(client):
     gid = _new(client, ["random", "random"], seed=21)["id"]
     v = _wait(client, gid, None, lambda v: v["over"])
