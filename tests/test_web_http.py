@@ -357,3 +357,39 @@ def test_restart_mid_game_with_a_human(tmp_path):
         assert any("0123456789ab" in e for e in c.app.state.store.load_errors)
         v = c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"}).json()
         assert len(v["log"]) == 5
+
+
+# --- the command -----------------------------------------------------------------------------
+
+def test_serve_refuses_a_bad_ai_spec_in_one_line(tmp_path):
+    from click.testing import CliRunner
+    from cli import main
+    r = CliRunner().invoke(main, ["serve", "--ai", "nosuch", "--games-dir", str(tmp_path)])
+    assert r.exit_code == 2
+    assert r.output.startswith("tne: error: unknown agent 'nosuch'") and r.output.count("\n") == 1
+
+
+def test_serve_prints_its_url_and_answers(tmp_path):
+    import subprocess
+    import sys
+    import httpx
+    from web_support import free_port
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "serve", "--port", str(port),
+                             "--games-dir", str(tmp_path / "g"), "--ai", "random"],
+                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith(f"tne serve: http://127.0.0.1:{port}/ ")
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                meta = httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=5).json()
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert meta["default_ai"] == "random"
+    finally:
+        proc.terminate()
+        proc.wait(60)
