@@ -83,6 +83,7 @@ def test_meta_levels_are_the_budget_ladder(client):
 
 def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
     gid = _new(client, ["human", "human"])["id"]
+    saved = Path(client.app.state.store.directory, f"{gid}.json")
     _error(client.get("/api/nothing"), 404)
     _error(client.get("/api/games/../../etc/passwd"), 404)
     _error(client.get("/api/games/..%2f..%2fetc"), 404)
@@ -91,6 +92,7 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
     _error(client.post("/api/games", content=b"{not json"), 400)
     _error(client.post("/api/games", content=b"\xff\xfe"), 400)
     _error(client.post("/api/games", json=[1, 2]), 400)
+    _error(client.post("/api/positions/check", content=b"[" * 100000), 400)
     _error(client.post("/api/games", content=b" " * (MAX_BODY + 1)), 413)
     _error(client.post("/api/games", content=b"{}", headers={"content-length": "99999999999"}), 413)
     for seats in (None, [], ["human"], ["human"] * 5, ["human", 3], ["human", "x" * 300],
@@ -127,9 +129,41 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
     _error(client.post("/api/analyses", json={"position": REVOLT, "iterations": 5}), 400)
     _error(client.get("/api/analyses/nope/events"), 404)
     _error(client.post("/api/analyses/nope/stop"), 404)
-    # none of it touched the game
+    # none of it touched the game, in memory or on disk
     v = client.get(f"/api/games/{gid}?seat=0").json()
     assert v["log"] == [] and v["to_act"] == 0
+    assert json.loads(saved.read_text())["moves"] == []
+
+
+def _mutate(d, rng, depth=0):
+    """d with one value somewhere replaced, removed or set to a hostile value."""
+    values = [None, -1, 0, 7, 10 ** 12, "x", "", [], {}, [None], True, 1.5, "Z99", "rrrr",
+              [0, "red", "A1"], {"red": -1}]
+    d = copy.deepcopy(d)
+    if isinstance(d, (dict, list)) and d:
+        key = rng.choice(list(d)) if isinstance(d, dict) else rng.randrange(len(d))
+        roll = rng.random()
+        if roll < 0.5 and depth < 3:
+            d[key] = _mutate(d[key], rng, depth + 1)
+        elif roll < 0.6:
+            del d[key]
+        else:
+            d[key] = rng.choice(values)
+        return d
+    return rng.choice(values)
+
+
+def test_mutated_positions_never_crash_the_server(tmp_path):
+    import random
+    rng = random.Random(13)
+    with TestClient(create_app(str(tmp_path / "g"), "random"), raise_server_exceptions=False) as c:
+        for _ in range(300):
+            pos = _mutate(REVOLT, rng)
+            for path, body in (("/api/positions/check", {"position": pos}),
+                               ("/api/games/upload", {"seats": ["human", "random"],
+                                                      "data": pos})):
+                r = c.post(path, json=body)
+                assert r.status_code in (200, 400), (r.text, pos)
 
 
 def test_moves_against_an_ai_seat_are_refused(client):

@@ -66,6 +66,8 @@ async def _body(request):
         data = json.loads(b"".join(chunks).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RequestError(f"request body: not valid JSON: {e}") from None
+    except RecursionError:
+        raise RequestError("request body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise RequestError("request body: expected a JSON object")
     return data
