@@ -109,7 +109,13 @@ function lastOpponentMarks(v) {
 
 function targets() {
   const s = St.sel;
-  if (!s) return [];
+  if (!s) {
+    // a pending monument or treasure: its blocks (top-left squares) or treasures, outlined
+    const p = St.view.position.pending;
+    if (p && (p.kind === "monument" || p.kind === "treasure") && St.view.legal.length)
+      return legal(p.kind === "monument" ? "monument " : "treasure ").map(t => t.split(" ").pop());
+    return [];
+  }
   let moves = [];
   if (s.kind === "tile") moves = legal(`tile ${s.colour} `);
   else if (s.kind === "leader") moves = legal(`leader ${s.colour} `);
