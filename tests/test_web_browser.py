@@ -192,6 +192,8 @@ def test_revolt_with_the_commit_dialog(tmp_path, browser):
         assert "player 0 1+3 = 4 against player 1 3+0 = 3: player 0 wins" in outcome
         assert "player 1's red leader back to supply" in outcome
         assert "player 0 scores 1 red" in outcome
+        # and under the board, as news since the player's last move
+        assert page.inner_text("#news") == outcome
         assert errors == []
 
 

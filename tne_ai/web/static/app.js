@@ -154,6 +154,14 @@ function render() {
   else status = `Player ${v.to_act} to move.`;
   if (v.error) status += " " + v.error;
   $("status").textContent = status;
+  // the conflicts settled since this seat's last move, spelled out under the board
+  const news = [];
+  for (let i = v.log.length - 1; i >= 0; i--) {
+    const e = v.log[i];
+    if (e.outcome) news.unshift(e.outcome);
+    if (e.player === St.seat && e.by === "human") break;
+  }
+  $("news").innerHTML = news.map(t => `<div class="outcome">${esc(t)}</div>`).join("");
   renderHand(v, mine);
   renderPlayers(v);
   renderLog(v);
@@ -362,6 +370,7 @@ function buildSeats(n) {
 
 function openNew(mode, data) {
   St.newMode = mode;
+  $("new-seed").value = Math.floor(Math.random() * 1000000);
   St.uploadData = data || null;
   const n = mode === "new" ? parseInt($("new-players").value, 10) : (data.players || (data.start && data.start.players) || 2);
   $("new-title").textContent = mode === "new" ? "New game" : `Continue from ${data.format === "tne-game/1" ? "a record" : "a position"} (${n} players)`;
