@@ -658,6 +658,8 @@ async function startAnalysis() {
 // --- wiring ----------------------------------------------------------------------------
 
 function wire() {
+  // a decision must be answered: Escape does not close its dialog
+  $("dlg-decision").addEventListener("cancel", ev => ev.preventDefault());
   $("board").addEventListener("click", onBoardClick);
   $("editor-board").addEventListener("click", editorClick);
   $("btn-new").onclick = () => openNew("new");
