@@ -268,6 +268,23 @@ def play(players, ai_spec, seat, seed, out):
                   out=out if out is not None else default_record_path())
 
 
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--ai", "ai_spec", default="mcts:iterations=2000", show_default=True,
+              metavar="SPEC", help="The agent a seat set to 'server AI' plays.")
+@click.option("--games-dir", type=click.Path(file_okay=False), default="tne-games",
+              show_default=True, help="Where games are saved as they go (a restart continues them).")
+def serve(host, port, ai_spec, games_dir):
+    """Play, set up and analyse positions in the browser (needs the web extra)."""
+    try:
+        from tne_ai.web.app import serve as run_server
+    except ImportError as e:
+        raise CliError(f"tne serve needs the web extra: pip install \"tne-ai[web]\" ({e})") from None
+    with _reported():
+        run_server(host, port, ai_spec, games_dir, echo=click.echo)
+
 def _parse_agents(items):
     agents = {}
     for item in items:

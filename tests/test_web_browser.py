@@ -1,0 +1,295 @@
+"""`tne serve` in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+Each test starts the server on a free port with its own games directory and clicks through
+the page as a person would.  Waits are on conditions the page sets (``body[data-state]``),
+never on time."""
+import json
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tne_ai.position import Position
+from web_support import TIMEOUT_MS, Server, launch
+
+STATES = "['your-move', 'decision', 'over', 'hotseat']"
+
+
+@pytest.fixture()
+def browser():
+    with sync_playwright() as pw:
+        b = launch(pw)
+        yield b
+        b.close()
+
+
+def _page(browser, received=None, width=1280, height=800):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if received is not None:
+        def keep(response):
+            if "/api/" in response.url and "events" not in response.url:
+                try:
+                    received.append(response.json())
+                except Exception:  # a download or an empty body
+                    pass
+        page.on("response", keep)
+    return page, errors
+
+
+def _wait_state(page, states=STATES):
+    page.wait_for_function(f"{states}.includes(document.body.dataset.state)")
+    return page.evaluate("document.body.dataset.state")
+
+
+def _new_game(page, url, seats, seed):
+    page.goto(url + "/")
+    page.wait_for_selector("#dlg-new[open]")
+    page.select_option("#new-players", str(len(seats)))
+    for i, s in enumerate(seats):
+        page.select_option(f"select[data-seat='{i}']", s)
+    page.fill("#new-seed", str(seed))
+    page.click("#new-start")
+
+
+def _hidden_hands_kept(received, seat):
+    """Every game view the page received shows only seat's own hand and no bag."""
+    views = [r for r in received if isinstance(r, dict) and "position" in r]
+    assert views
+    for v in views:
+        hands = v["position"]["hands"]
+        assert all(h is None for i, h in enumerate(hands) if i != v["seat"])
+        assert v["seat"] == seat
+        assert "bag" not in v["position"]
+        for e in v["log"]:
+            if e["player"] != seat and e["move"].startswith("swap"):
+                assert e["move"].split()[1].isdigit()  # 'swap 3 tiles': colours hidden
+    return views
+
+
+def test_whole_game_against_random_by_clicks(tmp_path, browser):
+    received = []
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser, received)
+        _new_game(page, srv.url, ["human", "random"], seed=11)
+        clicks = 0
+        while True:
+            state = _wait_state(page)
+            if state == "over":
+                break
+            assert clicks < 3000
+            clicks += 1
+            if state == "decision":
+                # the first choice offered: commit 0, decline, the first treasure or war colour
+                page.locator("#dec-buttons button").first.click()
+            else:
+                tiles = page.locator(".hand-tile:not([disabled])")
+                if tiles.count():
+                    tiles.first.click()
+                    page.locator("rect.target").first.click()
+                else:
+                    page.click("#btn-pass")
+            page.wait_for_function("document.body.dataset.state != 'your-move' || "
+                                   "document.querySelectorAll('rect.target').length == 0")
+        # the final ranking: places follow SPEC section 6 on the colours shown (lowest first,
+        # ties broken by the next lowest ...): the row with the greater list is first
+        rows = page.locator("#ranking tr[data-player]")
+        assert rows.count() == 2
+        shown = {}
+        for i in range(2):
+            cells = rows.nth(i).locator("td")
+            shown[int(rows.nth(i).get_attribute("data-player"))] = (
+                int(cells.nth(0).inner_text()), [int(x) for x in cells.nth(2).inner_text().split()])
+        (p0, v0), (p1, v1) = shown[0], shown[1]
+        if v0 == v1:
+            assert p0 == p1 == 1
+        else:
+            assert (p0, p1) == ((1, 2) if v0 > v1 else (2, 1))
+        assert page.locator("#btn-record").is_enabled()
+        with page.expect_download() as dl:
+            page.click("#btn-record")
+        record = json.loads(open(dl.value.path(), encoding="utf-8").read())
+        p = Position.from_json(record["start"])
+        for m in record["moves"]:
+            p.push(m)
+        assert p.is_over()
+        assert record["result"]["ranking"] == [shown[0][0], shown[1][0]]
+        _hidden_hands_kept(received, 0)
+        assert errors == []
+
+
+# A revolt (SPEC section 4), worked out by hand.  Rows 1-4, columns A-E of the board below:
+#   row 1:  . . r . ~      a red tile on C1
+#   row 2:  . r L r ~      temple B2 (corner), a red tile on D2; player 1's red leader on C2
+#   row 3:  . . . ~ ~
+#   row 4:  ~ ~ ~ ~ .
+# One kingdom: C1 B2 C2 D2.  Player 0 places his red leader on B3 (empty land next to the
+# temple B2, touching only that kingdom): a revolt.  Attacker strength on the board: red
+# tiles next to B3 = B2 only = 1; the defender's on C2: C1, B2 and D2 = 3.
+REVOLT = {
+    "format": "tne-position/1", "players": 2, "turn": 0, "actions_left": 2,
+    "board": ["..r.~~~~~.r.~...",
+              ".r.r~.......~..r",
+              "...~~r......~~..",
+              "~~~~.........~~~",
+              ".............r~~",
+              "..............~.",
+              "~~~~....r...~~~.",
+              ".r.~~~~.....~...",
+              "......~~~~~~~.r.",
+              ".....r..........",
+              "..........r....."],
+    "leaders": [[1, "red", "C2"]],
+    "treasures": ["K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11"],
+    "monuments": [],
+    "hands": [{"red": 3, "blue": 1, "green": 1, "black": 1},
+              {"red": 0, "blue": 2, "green": 2, "black": 2}],
+    "catastrophes": [2, 2],
+    "scores": [{"red": 0, "blue": 0, "green": 0, "black": 0, "treasure": 0},
+               {"red": 0, "blue": 0, "green": 0, "black": 0, "treasure": 0}],
+    "bag": {"red": 42, "blue": 33, "green": 27, "black": 27},
+    "out_of_game": {"red": 0, "blue": 0, "green": 0, "black": 0},
+    "hidden_discards": 0, "pending": None,
+}
+
+
+def _upload(page, url, data, seats, tmp_path):
+    path = tmp_path / "upload.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    page.goto(url + "/#none")
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#dlg-new button[value=cancel]")
+    page.set_input_files("#file-upload", str(path))
+    page.wait_for_selector("#dlg-new[open]")
+    for i, s in enumerate(seats):
+        page.select_option(f"select[data-seat='{i}']", s)
+    page.click("#new-start")
+
+
+def test_revolt_with_the_commit_dialog(tmp_path, browser):
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser)
+        _upload(page, srv.url, REVOLT, ["human", "random"], tmp_path)
+        assert _wait_state(page) == "your-move"
+        page.click(".supply-leader.red")
+        targets = page.locator("rect.target")
+        squares = {targets.nth(i).get_attribute("data-square") for i in range(targets.count())}
+        assert "B3" in squares
+        page.click("rect.target[data-square='B3']")
+        assert _wait_state(page) == "decision"
+        dlg = page.locator("#dlg-decision")
+        assert dlg.get_attribute("data-kind") == "revolt"
+        assert page.inner_text("#dec-title") == "Revolt (red)"
+        assert page.inner_text("#dlg-decision tr.attacker td.board-strength") == "1"
+        assert page.inner_text("#dlg-decision tr.defender td.board-strength") == "3"
+        # the attacker may commit 0 to 3 red tiles (his hand holds 3)
+        assert page.locator("#dec-buttons button").count() == 4
+        page.click("#dec-buttons button[data-move='commit 3']")
+        # the defender (random, no red tile) can only commit 0: 1 + 3 = 4 beats 3 + 0
+        page.wait_for_function("document.querySelector('#log .outcome') !== null")
+        outcome = page.inner_text("#log .outcome")
+        assert "player 0 1+3 = 4 against player 1 3+0 = 3: player 0 wins" in outcome
+        assert "player 1's red leader back to supply" in outcome
+        assert "player 0 scores 1 red" in outcome
+        # and under the board, as news since the player's last move
+        assert page.inner_text("#news") == outcome
+        assert errors == []
+
+
+# A position set up in the editor from the start position: player 0's black king on F4 (next
+# to the temple F3), player 0 to act with one action left, one black tile in hand and nothing
+# else, scores red 3 blue 3 green 3 black 0.  A black tile next to his kingdom F3-F4 scores
+# him a black point, his lowest colour (SPEC section 3: the king takes the point when the
+# kingdom has no black leader... here the king is the black leader): the land squares next
+# to F3 or F4 are F2, G3, E4, G4, F5 (E3 is river).
+
+
+def test_editor_position_and_the_engines_move(tmp_path, browser):
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser)
+        page.goto(srv.url + "/#editor")
+        page.wait_for_function("document.body.dataset.state == 'editor'")
+        page.wait_for_function("document.querySelector('#editor-status').dataset.valid == 'yes'")
+        # a leader: player 0's black king on F4 (next to the temple on F3)
+        page.click("button.tool[data-tool='leader']")
+        page.select_option("#ed-lp", "0")
+        page.select_option("#ed-lc", "black")
+        page.click("#editor-board rect.square[data-square='F4']")
+        # a bad field first: a blue tile on land is named by the loader
+        page.click("button.tool[data-tool='tile:blue']")
+        page.click("#editor-board rect.square[data-square='A1']")
+        page.wait_for_function("document.querySelector('#editor-status').dataset.valid == 'no'")
+        assert "board" in page.inner_text("#editor-status")
+        page.click("button.tool[data-tool='erase']")
+        page.click("#editor-board rect.square[data-square='A1']")
+        page.wait_for_function("document.querySelector('#editor-status').dataset.valid == 'yes'")
+        # player 0: one black tile in hand, no catastrophes, scores red 3 blue 3 green 3
+        for c, n in (("red", 0), ("blue", 0), ("green", 0), ("black", 1)):
+            page.fill(f"input[data-path='hands.0.{c}']", str(n))
+            page.dispatch_event(f"input[data-path='hands.0.{c}']", "change")
+        for c in ("red", "blue", "green"):
+            page.fill(f"input[data-path='scores.0.{c}']", "3")
+            page.dispatch_event(f"input[data-path='scores.0.{c}']", "change")
+        page.fill("input[data-path='catastrophes.0']", "0")
+        page.dispatch_event("input[data-path='catastrophes.0']", "change")
+        page.fill("input[data-path='actions_left']", "1")
+        page.dispatch_event("input[data-path='actions_left']", "change")
+        page.wait_for_function("document.querySelector('#editor-status').dataset.valid == 'yes'"
+                               " && document.querySelector('#editor-status').textContent"
+                               ".includes('player 0 to act')")
+        page.click("#ed-analyse")
+        page.wait_for_selector("#analysis[data-state=running]")
+        page.wait_for_selector("#editor-board g.mark.best")
+        page.click("#ed-stop")
+        page.wait_for_selector("#analysis[data-state=stopped]")
+        # then a full search to its end (a small budget) gives the engine's move
+        page.evaluate("document.getElementById('an-status').dataset.best = ''")
+        page.click("#ed-analyse")
+        page.wait_for_selector("#analysis[data-state=done]")
+        best = page.get_attribute("#an-status", "data-best")
+        # the engine plays the scoring black tile, on a land square next to F3 or F4
+        assert best.startswith("tile black ")
+        assert best.split()[2] in {"F2", "G3", "E4", "G4", "F5"}
+        assert errors == []
+
+
+def test_upload_a_record_and_continue(tmp_path, browser):
+    # a record of 4 moves from a new game: player 0 passes twice, player 1 passes twice
+    start = Position.new(2, seed=3)
+    record = {"format": "tne-game/1", "start": start.to_json(),
+              "moves": ["pass", "pass", "pass", "pass"],
+              "result": {"scores": [{"red": 0, "blue": 0, "green": 0, "black": 0, "treasure": 0}] * 2,
+                         "final": [[0, 0, 0, 0], [0, 0, 0, 0]], "ranking": [1, 1]},
+              "meta": {}}
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser)
+        _upload(page, srv.url, record, ["human", "human"], tmp_path)
+        # after 4 passes it is player 0's turn again, two actions
+        assert _wait_state(page) == "your-move"
+        assert page.locator("#log li").count() == 4
+        assert "action 1 of 2" in page.inner_text("#status")
+        assert errors == []
+
+
+def test_hot_seat_never_shows_the_other_hand(tmp_path, browser):
+    received = []
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser, received, width=390, height=844)  # a phone
+        _new_game(page, srv.url, ["human", "human"], seed=4)
+        assert _wait_state(page) == "your-move"
+        page.click("#btn-pass")
+        page.wait_for_function("document.querySelectorAll('#log li').length == 1")
+        page.click("#btn-pass")
+        assert _wait_state(page) == "hotseat"
+        assert page.is_visible("#cover")
+        page.click("#cover-btn")
+        page.wait_for_function("document.body.dataset.state == 'your-move'")
+        assert "Your hand (player 1)" in page.inner_text("#hand")
+        views = [r for r in received if isinstance(r, dict) and "position" in r]
+        for v in views:
+            hands = v["position"]["hands"]
+            assert [i for i, h in enumerate(hands) if h is not None] == [v["seat"]]
+            assert "bag" not in v["position"]
+        assert {v["seat"] for v in views} == {0, 1}
+        assert errors == []

@@ -1,0 +1,456 @@
+"""Games on the server: seats, the moves played, the AI off the request path, saving to disk.
+
+A game is its start position (every hand known, as the server deals them), the seed of its
+counted-bag draws and AI seats, and the list of moves played.  Its state is always the replay
+of those moves from the start, so a game saved as ``{start, seed, seats, moves}`` and loaded
+again after a restart is the same game, move for move.  Each AI move is made by a fresh agent
+seeded from the game's seed and the ply (``make_agent(spec, seed=seed * 1009 + ply)``), so a
+replayed or restarted game makes the same AI moves.
+
+AI moves run in a small thread pool (the search kernels release the GIL): a request only ever
+waits for a game's lock, held for one push and one save, never for a search.
+"""
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from .. import state as S
+from ..agents import make_agent, parse_spec
+from ..engine.movegen import legal_moves
+from ..errors import IllegalMoveError, PositionError, TneError
+from ..formats import GAME_FORMAT, game_record, load_game_record
+from ..notation import move_text, parse_move
+from ..position import Position
+from ..search.mcts import search
+from . import views
+
+SAVE_FORMAT = "tne-web-game/1"
+HUMAN = "human"
+ID_PATTERN = re.compile(r"^[0-9a-f]{12}$")
+MAX_GAMES = 1000          # games kept (in memory and on disk); a new one beyond is refused
+MAX_SEED = 2 ** 31 - 1
+MAX_ITERATIONS = 64000    # the largest iteration budget a page may ask of an AI seat
+HINT_ITERATIONS = 4000
+# Position.legal_codes/push share one scratch array in position.py: one engine call at a time
+ENGINE_LOCK = threading.Lock()
+
+# AI levels: iteration budgets of the project's budget ladder (bench/README.md, "Against the
+# time per move", bench/results/budget.txt): Elo measured against a fixed mcts:iterations=2000
+# over 60 games each (the 2,000 budget is that opponent's copy with another seed, the control:
+# its +35 is noise around 0).  Apart: 258, 60, 112 and 53 Elo from one level to the next.
+LEVELS = [
+    {"name": "beginner", "spec": "mcts:iterations=1000", "elo": -223},
+    {"name": "casual", "spec": "mcts:iterations=2000", "elo": 35},
+    {"name": "club", "spec": "mcts:iterations=4000", "elo": 95},
+    {"name": "strong", "spec": "mcts:iterations=8000", "elo": 207},
+    {"name": "expert", "spec": "mcts:iterations=16000", "elo": 260},
+]
+_LEVEL_SPECS = {lv["name"]: lv["spec"] for lv in LEVELS}
+
+
+class RequestError(TneError):
+    """A request the server refuses: ``status`` is the HTTP status (4xx)."""
+
+    def __init__(self, message, status=400):
+        super().__init__(message)
+        self.status = status
+
+
+def seat_spec(value, default_ai, trusted=()):
+    """A seat as the page names it: ``human``, a level name, ``ai`` (the server's --ai) or an
+    agent spec with a bounded, reproducible budget (random, greedy, mcts with iterations of
+    at most MAX_ITERATIONS and no time budget).  ``trusted`` specs (the server's own) pass."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        raise RequestError(f"seat {value!r}: expected 'human', a level "
+                           f"({', '.join(_LEVEL_SPECS)}) or an agent spec")
+    value = value.strip()
+    if value == HUMAN:
+        return HUMAN
+    if value == "ai":
+        return default_ai
+    if value in _LEVEL_SPECS:
+        return _LEVEL_SPECS[value]
+    if value in trusted:
+        return value
+    kind, options = parse_spec(value)
+    if kind not in ("random", "greedy", "mcts"):
+        raise RequestError(f"seat '{value}': the page may choose random, greedy or mcts")
+    if kind == "mcts":
+        if "time" in options or "iterations" not in options:
+            raise RequestError(f"seat '{value}': give mcts an iteration budget (iterations=N), "
+                               "not a time budget, so that games replay the same")
+        if options["iterations"] > MAX_ITERATIONS:
+            raise RequestError(f"seat '{value}': at most {MAX_ITERATIONS} iterations")
+        if options.get("threads", 1) > 2:
+            raise RequestError(f"seat '{value}': at most 2 threads")
+    return value
+
+
+def legal_codes(st):
+    """The legal action codes of st (own scratch array: safe from any thread)."""
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(st, moves)
+    return moves[:n].tolist()
+
+
+def _parse_move(text):
+    if not isinstance(text, str) or len(text) > 60:
+        raise RequestError("move: expected a move text such as 'tile red F4'")
+    return parse_move(text)
+
+
+class Game:
+    """One game: seats (``human`` or an agent spec), seed, start position, moves played."""
+
+    def __init__(self, gid, seats, seed, start, created=None):
+        self.id = gid
+        self.seats = list(seats)
+        self.seed = int(seed)
+        self.start = start
+        self.created = created if created is not None else time.time()
+        self.lock = threading.RLock()
+        self.version = 0
+        self.thinking = False
+        self.ai_error = None
+        self.log = []
+        self.position = self._start_position()
+        if self.position.players != len(self.seats):
+            raise RequestError(f"seats: the position has {self.position.players} players, "
+                               f"but {len(self.seats)} seats were given")
+
+    @property
+    def players(self):
+        return len(self.seats)
+
+    def _start_position(self):
+        p = Position.from_json(self.start, seed=self.seed)
+        p.known_hands = [True] * p.players
+        return p
+
+    def legal_codes(self):
+        return legal_codes(self.position.st)
+
+    # --- moves -----------------------------------------------------------------------------
+    def _push(self, code, by):
+        before = self.position.st.copy()
+        mover = self.position.to_act
+        with ENGINE_LOCK:
+            self.position.push(int(code))
+        self.log.append({"player": mover, "by": by, "move": move_text(int(code)),
+                         "outcome": views.outcome(before, int(code), self.position.st),
+                         "mark": views.move_marks(before, int(code))})
+        self.version += 1
+
+    def replay(self, moves, by):
+        """Play ``moves`` (texts) from the start; PositionError naming the first bad one."""
+        self.position = self._start_position()
+        self.log = []
+        for i, (text, who) in enumerate(zip(moves, by)):
+            try:
+                code = _parse_move(text)
+                if code not in self.legal_codes():
+                    raise IllegalMoveError(f"'{text}' is not legal there")
+                self._push(code, who)
+            except TneError as e:
+                raise PositionError(f"moves[{i}]: {e}") from None
+        self.version += 1
+
+    def human_move(self, seat, text):
+        code = _parse_move(text)
+        with self.lock:
+            p = self.position
+            if p.is_over():
+                raise RequestError("the game is over", 409)
+            if self.seats[seat] != HUMAN:
+                raise RequestError(f"seat {seat} is played by {self.seats[seat]}", 403)
+            if seat != p.to_act:
+                raise RequestError(f"it is player {p.to_act}'s move, not player {seat}'s", 409)
+            if code not in self.legal_codes():
+                raise RequestError(f"'{move_text(code)}' is not legal: {p.why_illegal(code)}",
+                                   409)
+            self._push(code, HUMAN)
+
+    def can_undo(self, seat):
+        """A human seat may take back its last move (and the AI moves after it), unless
+        another human has moved since."""
+        if not (0 <= seat < self.players) or self.seats[seat] != HUMAN:
+            return False
+        for e in reversed(self.log):
+            if e["player"] == seat and e["by"] == HUMAN:
+                return True
+            if e["by"] == HUMAN:
+                return False
+        return False
+
+    def undo(self, seat):
+        with self.lock:
+            if not self.can_undo(seat):
+                raise RequestError(f"player {seat} has no move to take back", 409)
+            keep = len(self.log)
+            while True:
+                keep -= 1
+                e = self.log[keep]
+                if e["player"] == seat and e["by"] == HUMAN:
+                    break
+            moves = [e["move"] for e in self.log[:keep]]
+            by = [e["by"] for e in self.log[:keep]]
+            self.replay(moves, by)
+            self.ai_error = None
+
+    def ai_to_act(self):
+        p = self.position
+        return not p.is_over() and self.seats[p.to_act] != HUMAN and self.ai_error is None
+
+    # --- files -----------------------------------------------------------------------------
+    def to_save(self):
+        return {"format": SAVE_FORMAT, "id": self.id, "seats": self.seats, "seed": self.seed,
+                "created": self.created, "start": self.start,
+                "moves": [e["move"] for e in self.log], "by": [e["by"] for e in self.log]}
+
+    @classmethod
+    def from_save(cls, d):
+        if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
+            raise PositionError(f"format: expected \"{SAVE_FORMAT}\"")
+        moves, by = d.get("moves"), d.get("by")
+        if not isinstance(moves, list) or not isinstance(by, list) or len(moves) != len(by):
+            raise PositionError("moves/by: expected two lists of the same length")
+        game = cls(d["id"], d["seats"], d["seed"], d["start"], d.get("created"))
+        game.replay(moves, by)
+        return game
+
+    def record(self):
+        """The tne-game/1 record: it holds every hand and the bag order, so it is given out
+        only once the game is over (SPEC section 7)."""
+        if not self.position.is_over():
+            raise RequestError("the record holds every hand and the bag order: it is offered "
+                               "when the game is over (export the position from your view "
+                               "meanwhile)", 409)
+        if not isinstance(self.start.get("bag"), str):
+            raise RequestError("this game started from a position with a counted bag: a "
+                               "tne-game/1 record needs an ordered bag (export the position)",
+                               409)
+        meta = {"agents": self.seats, "seed": self.seed, "game": self.id, "truncated": False}
+        return game_record(self.start, [e["move"] for e in self.log], self.position.to_json(),
+                           meta)
+
+
+class GameStore:
+    """The games by id, saved to ``directory`` as they go; AI moves in a thread pool."""
+
+    def __init__(self, directory, default_ai="mcts:iterations=2000", ai_workers=2):
+        self.directory = directory
+        self.default_ai = default_ai
+        self.games = {}
+        self.lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="tne-ai")
+        self.load_errors = []
+        self.closing = False
+        if directory is not None:
+            os.makedirs(directory, exist_ok=True)
+            self._load_all()
+
+    def close(self):
+        """Stop: the AI finishes the move it is searching (and saves it), then stops."""
+        self.closing = True
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    # --- files -----------------------------------------------------------------------------
+    def _path(self, gid):
+        return os.path.join(self.directory, f"{gid}.json")
+
+    def save(self, game):
+        if self.directory is None:
+            return
+        path = self._path(game.id)
+        tmp = f"{path}.{threading.get_ident()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(game.to_save(), f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    def _load_all(self):
+        for name in sorted(os.listdir(self.directory)):
+            if not name.endswith(".json") or not ID_PATTERN.match(name[:-5]):
+                continue
+            try:
+                with open(os.path.join(self.directory, name), encoding="utf-8") as f:
+                    game = Game.from_save(json.load(f))
+                if game.id != name[:-5]:
+                    raise PositionError("id: does not match the file name")
+            except (OSError, ValueError, TneError, KeyError, TypeError) as e:
+                self.load_errors.append(f"{name}: {e}")
+                continue
+            self.games[game.id] = game
+        for game in self.games.values():
+            self.kick(game)
+
+    # --- games -----------------------------------------------------------------------------
+    def get(self, gid):
+        if not isinstance(gid, str) or not ID_PATTERN.match(gid) or gid not in self.games:
+            raise RequestError(f"no game '{str(gid)[:40]}'", 404)
+        return self.games[gid]
+
+    def seats(self, values):
+        if not isinstance(values, list) or not 2 <= len(values) <= 4:
+            raise RequestError("seats: expected a list of 2 to 4 seats")
+        return [seat_spec(v, self.default_ai, trusted=(self.default_ai,)) for v in values]
+
+    def add(self, seats, seed, start=None, moves=(), by=None):
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise RequestError(f"seed: expected an integer 0 to {MAX_SEED}")
+        seats = self.seats(seats)
+        if start is None:
+            start = Position.new(len(seats), seed).to_json()
+        gid = secrets.token_hex(6)
+        game = Game(gid, seats, seed, start)
+        moves = list(moves)
+        game.replay(moves, by if by is not None else [HUMAN] * len(moves))
+        with self.lock:
+            if len(self.games) >= MAX_GAMES:
+                raise RequestError(f"the server keeps at most {MAX_GAMES} games", 429)
+            self.games[gid] = game
+        with game.lock:
+            self.save(game)
+        self.kick(game)
+        return game
+
+    def add_upload(self, seats, seed, data):
+        """A game continued from an uploaded tne-game/1 record or tne-position/1 object."""
+        if not isinstance(data, dict):
+            raise RequestError("upload: expected a tne-game/1 record or a tne-position/1 object")
+        if data.get("format") == GAME_FORMAT:
+            rec = load_game_record(data)
+            moves = rec["moves"]
+            if len(moves) > 5000:
+                raise RequestError("moves: at most 5000")
+            return self.add(seats, seed, rec["start"], moves, ["record"] * len(moves))
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise RequestError(f"seed: expected an integer 0 to {MAX_SEED}")
+        p = Position.from_json(data, seed=seed)
+        p.known_hands = [True] * p.players
+        return self.add(seats, seed, p.to_json())
+
+    def move(self, game, seat, text):
+        game.human_move(seat, text)
+        with game.lock:
+            self.save(game)
+        self.kick(game)
+
+    def undo(self, game, seat):
+        game.undo(seat)
+        with game.lock:
+            self.save(game)
+        self.kick(game)
+
+    # --- the AI ----------------------------------------------------------------------------
+    def kick(self, game):
+        """Start the AI's moves in the pool if an AI seat is to act and none is thinking."""
+        with game.lock:
+            if game.thinking or not game.ai_to_act():
+                return
+            game.thinking = True
+        self.pool.submit(self._ai_moves, game)
+
+    def _ai_moves(self, game):
+        while True:
+            with game.lock:
+                if self.closing or not game.ai_to_act():
+                    game.thinking = False
+                    return
+                snapshot = game.position.copy()
+                version = game.version
+                spec = game.seats[snapshot.to_act]
+                ply = len(game.log)
+            try:
+                code = make_agent(spec, seed=game.seed * 1009 + ply).choose(snapshot)
+            except Exception as e:  # an agent that fails stops the AI of this game, visibly
+                with game.lock:
+                    game.ai_error = f"the AI ({spec}) failed: {' '.join(str(e).split())}"
+                    game.thinking = False
+                return
+            with game.lock:
+                if game.version != version:
+                    continue  # taken back meanwhile: look again
+                game._push(code, "ai")
+                self.save(game)
+
+
+def hint(game, seat, iterations=HINT_ITERATIONS):
+    """The engine's suggestion for seat, searched from seat's own view only."""
+    with game.lock:
+        st = game.position.st
+        if game.position.is_over() or int(st[S.TO_ACT]) != seat or game.seats[seat] != HUMAN:
+            raise RequestError(f"player {seat} is not to move", 409)
+        view = views.position_view(st, seat)
+        ply = len(game.log)
+    p = Position.from_json(view, seed=ply)
+    result = search(p.st, iterations=iterations, seed=game.seed * 1009 + ply)
+    return {"move": move_text(result.move), "iterations": result.iterations,
+            "top": views.share_marks(p.st, result.alternatives)}
+
+
+class Analysis:
+    """The engine thinking about a position, in a thread: results grow as it searches.
+
+    Budgets double from 1,000 iterations (one tree each, reported when done) up to 32,000,
+    then further trees of 32,000 are merged at the root (visits and values summed, as the
+    search merges its threads), until ``max_iterations`` or stop."""
+
+    CHUNK = 32000
+
+    def __init__(self, aid, st, max_iterations, seed):
+        self.id = aid
+        self.st = st
+        self.max_iterations = max_iterations
+        self.seed = seed
+        self.stop = threading.Event()
+        self.version = 0
+        self.snapshot = {"iterations": 0, "top": [], "done": False}
+        self.done = False
+        self.error = None
+        self.started = time.time()
+
+    def run(self):
+        stats = {}
+        total = 0
+        budget = 1000
+        k = 0
+        try:
+            while not self.stop.is_set() and total < self.max_iterations:
+                if budget < self.CHUNK:
+                    r = search(self.st, iterations=min(budget, self.max_iterations),
+                               seed=self.seed + k)
+                    stats = {a: (v, m * v) for a, v, m in r.alternatives}
+                    total = r.iterations
+                    budget *= 2
+                else:
+                    r = search(self.st, iterations=min(self.CHUNK, self.max_iterations - total),
+                               seed=self.seed + k)
+                    for a, v, m in r.alternatives:
+                        tv, tval = stats.get(a, (0, 0.0))
+                        stats[a] = (tv + v, tval + m * v)
+                    total += r.iterations
+                k += 1
+                if r.iterations == 0:  # one legal move: nothing to search
+                    self._publish({a: (1, m) for a, v, m in r.alternatives}, 0)
+                    break
+                self._publish(stats, total)
+        except Exception as e:  # reported on the stream, never raised into the server
+            self.error = " ".join(str(e).split())
+        self.done = True
+        self.snapshot = dict(self.snapshot, done=True, error=self.error)
+        self.version += 1
+
+    def _publish(self, stats, total):
+        alts = sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
+                      key=lambda x: (-x[1], -x[2], x[0]))
+        self.snapshot = {"iterations": int(total), "top": views.share_marks(self.st, alts),
+                         "done": False, "seconds": round(time.time() - self.started, 2)}
+        self.version += 1
