@@ -119,12 +119,30 @@ def measure_labels(positions, rounds=50, repeats=5):
     return _repeat(lambda: _rate(lambda: label_all(positions, rounds), positions.shape[0] * rounds), repeats)
 
 
-def measure_search(st, iterations, threads, repeats=3, rollout=0):
-    search(st, iterations=50, threads=threads, rollout_depth=rollout)
+BASELINE = {"evaluation": "basic", "prior": "none", "widen": 0}
+
+
+def measure_search(st, iterations, threads, repeats=3, rollout=0, **options):
+    search(st, iterations=50, threads=threads, rollout_depth=rollout, **options)
 
     def once():
-        result = search(st, iterations=iterations, threads=threads, seed=1, rollout_depth=rollout)
+        result = search(st, iterations=iterations, threads=threads, seed=1, rollout_depth=rollout,
+                        **options)
         return result.iterations / result.seconds
+    return _repeat(once, repeats)
+
+
+def measure_evaluation(st, kind, calls=200_000, repeats=3):
+    """Microseconds per leaf evaluation (the fitted model with its features, or the
+    hand-set one), on one position."""
+    from .search.evaluate import EVAL_DEFAULT, evaluate_calls, model_weights
+    w = model_weights() if kind == "model" else EVAL_DEFAULT
+    evaluate_calls(st, w, kind == "model", 10)
+
+    def once():
+        t = time.perf_counter()
+        evaluate_calls(st, w, kind == "model", calls)
+        return (time.perf_counter() - t) / calls * 1e6
     return _repeat(once, repeats)
 
 
@@ -206,9 +224,16 @@ def run_all(quick=False, tiny=False, progress=None):
         for threads in (1, 2):
             say(f"ISMCTS iterations ({name}, {threads} thread{'s' if threads > 1 else ''})")
             put(f"ismcts_{name}_{threads}t_per_s", measure_search(st, iters * threads, threads, repeats), "iterations/s")
+            say(f"ISMCTS iterations of the frozen baseline ({name}, {threads} thread{'s' if threads > 1 else ''})")
+            put(f"ismcts_baseline_{name}_{threads}t_per_s",
+                measure_search(st, iters * threads, threads, repeats, **BASELINE), "iterations/s")
             say(f"ISMCTS iterations with full random rollouts ({name}, {threads} thread{'s' if threads > 1 else ''})")
             put(f"ismcts_full_rollout_{name}_{threads}t_per_s",
                 measure_search(st, max(20, iters // 10) * threads, threads, repeats, rollout=-1), "iterations/s")
+    say("evaluation cost per call")
+    for name, st in (("start", start), ("mid", mid)):
+        put(f"eval_model_{name}_us", measure_evaluation(st, "model"), "us/call")
+        put(f"eval_basic_{name}_us", measure_evaluation(st, "basic"), "us/call")
     figures["memory_per_node"] = {"median": NODE_BYTES, "min": NODE_BYTES, "max": NODE_BYTES, "unit": "bytes"}
     if not tiny:
         say("first bestmove answer (warm cache)")

@@ -116,6 +116,20 @@ def evaluate_model(st, weights, kmask, feats, out):
         out[p] /= total
 
 
+@njit(cache=True)
+def evaluate_calls(st, weights, model, calls):
+    """Evaluate st ``calls`` times (the bench's cost per call)."""
+    kmask = np.empty((16, 3), dtype=np.uint64)
+    feats = np.empty((4, N_FEATURES))
+    out = np.empty(4)
+    for _ in range(calls):
+        if model:
+            evaluate_model(st, weights, kmask, feats, out)
+        else:
+            evaluate(st, weights, out)
+    return out[0]
+
+
 WEIGHTS_FILE = os.path.join(os.path.dirname(__file__), "weights", "eval.npz")
 _MODEL = {}
 
