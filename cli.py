@@ -216,6 +216,15 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
 
 
 @main.command()
+def engine():
+    """Serve the search over the engine line protocol on stdin/stdout (docs/PROTOCOL.md):
+    JSON lines hello, setoption, newgame, position, go, stop, quit."""
+    from tne_ai.engine_server import main as serve
+
+    serve()
+
+
+@main.command()
 @click.option("--quick", is_flag=True, help="Fewer and shorter runs (under a minute); no cold compile.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
