@@ -158,3 +158,32 @@ def test_end_of_input_is_quit():
         assert e.proc.wait(timeout=TIMEOUT) == 0
     finally:
         e.close()
+
+
+def test_the_planned_second_action_is_reused_on_the_next_position():
+    """PROTOCOL.md "Reuse": the follow-up search (a quarter of the go's iterations) that
+    planned the second action is merged into the search of that same information set."""
+    e = EngineProcess()
+    try:
+        p = Position.new(2, seed=15)
+        for reuse, expected in ((True, 1000 + 250), (False, 1000)):
+            e.send({"type": "newgame"})
+            e.send({"type": "setoption", "name": "reuse", "value": reuse})
+            e.send({"type": "position", "position": view(p)})
+            e.send({"type": "go", "iterations": 1000})
+            best = e.until("bestmove")[-1]
+            q = p.copy()
+            q.push(best["move"])
+            e.send({"type": "position", "position": view(q)})
+            e.send({"type": "go", "iterations": 1000})
+            assert e.until("bestmove")[-1]["iterations"] == expected
+        # another information set (the other seat's view) reuses nothing
+        e.send({"type": "setoption", "name": "reuse", "value": True})
+        e.send({"type": "position", "position": view(p)})
+        e.send({"type": "go", "iterations": 1000})
+        e.until("bestmove")
+        e.send({"type": "position", "position": view(p)})  # not the planned position
+        e.send({"type": "go", "iterations": 1000})
+        assert e.until("bestmove")[-1]["iterations"] == 1000
+    finally:
+        e.close()

@@ -307,6 +307,7 @@ def annotation_text(row):
 # --- the picture ----------------------------------------------------------------------------
 
 PLOT_FORMATS = (".png", ".svg")
+NAMED_BLUNDERS = 5
 MARKS = {"blunder": ("X", "#d62728", 110), "mistake": ("o", "#ff7f0e", 60),
          "inaccuracy": ("o", "#e6c300", 35)}
 
@@ -323,7 +324,8 @@ def plot(record, rows, path):
     matplotlib (the ``plot`` extra).  A player's line joins, for each of his searched moves,
     the best move's win chance at that ply and the move played's at the next ply, and ends at
     his result (1 won, 1/k shared by k, 0 lost) after the last move; inaccuracies, mistakes
-    and blunders are marked at the win chance of the move played, blunders named."""
+    and blunders are marked at the win chance of the move played, after it; the five
+    largest blunders are named."""
     import os
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in PLOT_FORMATS:
@@ -359,10 +361,13 @@ def plot(record, rows, path):
             ax.scatter([r["ply"] + 1 for r in hits], [100 * r["played_win"] for r in hits],
                        marker=marker, s=size, color=colour, zorder=5,
                        label=f"{name} ({len(hits)})")
-        if name == "blunder":
-            for r in hits:
+        if name == "blunder":  # the five largest named, so the picture stays readable
+            named = sorted(sorted(hits, key=lambda r: -r["loss"])[:NAMED_BLUNDERS],
+                           key=lambda r: r["ply"])
+            for i, r in enumerate(named):  # alternate below and above: neighbours stay apart
                 ax.annotate(r["move"], (r["ply"] + 1, 100 * r["played_win"]), fontsize=7,
-                            xytext=(4, -10), textcoords="offset points", color=colour)
+                            xytext=(5, -12 if i % 2 == 0 else 6), textcoords="offset points",
+                            color=colour)
     from matplotlib.ticker import MaxNLocator
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(0, max(1, end))
