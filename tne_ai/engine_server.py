@@ -41,18 +41,13 @@ from .protocol import (MAX_SECONDS, MAX_THREADS, PROTOCOL_VERSION, Option, Proto
 ENGINE_NAME = "tne"
 
 
-def _default_leader():
-    from .search.evaluate import EVAL_DEFAULT, W_LEADER
-    return float(EVAL_DEFAULT[W_LEADER])
-
-
 OPTIONS = [
     Option("threads", "int", 1, 1, MAX_THREADS, "root-parallel search trees (go threads wins)"),
     Option("seed", "int", 0, 0, 2 ** 62, "seed of the searches"),
     Option("c", "float", 0.7, 0.01, 10.0, "UCB exploration constant"),
     Option("rollout", "int", 0, -1, 1000, "random moves before the evaluation (-1: to the end)"),
-    Option("leader", "float", _default_leader(), 0.0, 10.0,
-           "evaluation value of a leader on the board"),
+    Option("leader", "float", None, 0.0, 10.0,
+           "evaluation value of a leader on the board (null: the evaluation's own)"),
     Option("reuse", "bool", True, doc="merge the planned second action's search into the next"),
     Option("pv", "bool", True, doc="plan the rest of the turn after the best move"),
     Option("info_interval", "float", 0.5, 0.01, 60.0, "seconds per slice (time, infinite)"),
@@ -135,7 +130,7 @@ class EngineServer:
         self.stop_event.set()
         self.abandon = True
         if self.worker is not None:
-            self.worker.join(timeout=MAX_SECONDS)
+            self.worker.join(timeout=5)  # a slice in progress ends soon; then exit regardless
 
     def _idle(self, what):
         if self.searching():
@@ -294,6 +289,9 @@ class EngineServer:
             return
         pv = [move_text(best)] + [move_text(a) for a, _, _ in rest]
         elapsed = time.perf_counter() - start
+        if rest:  # the plan is made: one more info line with the whole of it
+            info = self._info(alternatives, done + reused, nodes, elapsed)
+            self.send(dict(info, pv=pv))
         self.send_last({"type": "bestmove", "move": move_text(best), "win": _r(win), "pv": pv,
                    "pv_win": [_r(win)] + [_r(w) for _, w, _ in rest],
                    "iterations": done + reused, "nodes": nodes, "seconds": round(elapsed, 4),
