@@ -475,7 +475,7 @@ def _analyse_text(record, rows, budget):
 
 
 @main.command()
-@click.argument("record_file", metavar="RECORD.jsonl")
+@click.argument("record_file", metavar="RECORD")
 @click.option("--game", "game", default=None, metavar="ID",
               help="The game id (meta.game_id). Default: the first record.")
 @click.option("--time", "seconds", type=click.FloatRange(min=0, max=3600, min_open=True),
@@ -493,9 +493,10 @@ def _analyse_text(record, rows, budget):
                                    "mistakes marked (.png or .svg; needs matplotlib).")
 def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_file):
     """Review every move of a recorded game: the best move and its win chance against the
-    move played, as the mover saw the position; inaccuracies, mistakes and blunders."""
-    from tne_ai.analyse import annotate, plot, review
-    from tne_ai.tournament import find_record
+    move played, as the mover saw the position; inaccuracies, mistakes and blunders.
+
+    RECORD is a records file (tne tournament --out) or one game record (tne play --out)."""
+    from tne_ai.analyse import annotate, load_record, plot, review
 
     if seconds is not None and iterations is not None:
         raise CliError("give --time or --iterations, not both")
@@ -522,7 +523,7 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
         bar.update(done - bar.pos)
 
     with _reported():
-        record = find_record(record_file, game)
+        record = load_record(record_file, game)
         rows = review(record, iterations=iterations, seconds=seconds, jobs=jobs, seed=seed,
                       progress=progress)
     if bar is not None:

@@ -96,7 +96,7 @@ def test_jobs_give_the_same_review():
 @pytest.mark.parametrize("args, fragment", [
     (["--time", 1, "--iterations", 10], "not both"),
     (["--plot", "win.gif"], ".png or .svg"),
-    (["--game", "nope"], "no game with id 'nope'"),
+    (["--game", "nope"], "holds one game, 'planted-blunder', not 'nope'"),
     (["--iterations", 0], "--iterations"),
 ])
 def test_bad_options_get_one_line(args, fragment):
@@ -131,3 +131,17 @@ def test_bestmove_plans_the_rest_of_the_turn(tmp_path):
     assert out["pv"] == [out["move"]] and out["move"] != "tile blue E2" and out["win"] == 1.0
     text = tne("bestmove", first, "--iterations", 5000).stdout.splitlines()
     assert len(text) == 3 and text[1].startswith("win chance ") and text[2].startswith("then ")
+
+
+def test_a_game_of_tne_play_can_be_reviewed(tmp_path):
+    from tne_ai.play import play
+    out = tmp_path / "game.json"
+    play(players=2, ai="random", seat=0, seed=2, read=lambda prompt: "pass",
+         write=lambda text: None, out=str(out))
+    assert out.read_text().count("\n") > 1  # an indented JSON document, not a JSON line
+    record = json.loads(out.read_text())
+    result = tne("analyse", out, "--iterations", 200)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"game ?: {len(record['moves'])} moves, 200 iterations a move")
+    result = tne("analyse", out, "--game", "t0-d0-r0")
+    assert result.returncode == 2 and "holds one game" in result.stderr

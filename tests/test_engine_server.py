@@ -188,3 +188,24 @@ def test_the_planned_second_action_is_reused_on_the_next_position():
         assert e.until("bestmove")[-1]["iterations"] == 1000
     finally:
         e.close()
+
+
+def test_go_with_a_time_budget_and_threads(engine):
+    p = Position.new(2, seed=16)
+    engine.send({"type": "position", "position": view(p)})
+    engine.send({"type": "go", "time": 0.3, "threads": 2})
+    lines = engine.until("bestmove")
+    assert lines[-1]["move"] in legal_texts(p) and lines[-1]["iterations"] > 0
+    assert all(m["type"] == "info" for m in lines[:-1]) and len(lines) >= 2
+
+
+def test_a_forced_decision_is_answered_without_a_win_chance(engine):
+    """examples/planted_blunder.jsonl after 2 moves: player 0 attacks in a black war with no
+    black tile in hand, so `commit 0` is his only move (SPEC section 8), and the defender
+    decides next, so the plan ends there."""
+    from tne_ai.tournament import find_record
+    record = find_record(helpers._ROOT + "/examples/planted_blunder.jsonl")
+    engine.send({"type": "position", "game": record, "ply": 2})
+    engine.send({"type": "go", "iterations": 500})
+    best = engine.until("bestmove")[-1]
+    assert best["move"] == "commit 0" and best["win"] is None and best["pv"] == ["commit 0"]

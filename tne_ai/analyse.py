@@ -175,6 +175,32 @@ def best_turn(st, iterations=None, seconds=None, threads=1, seed=0, pv=True, **o
 
 # --- game review ----------------------------------------------------------------------------
 
+def load_record(path, game=None):
+    """The game record in ``path``: a records file (one tne-game/1 record a line, as `tne
+    tournament --out` writes; ``game`` picks by meta.game_id, default the first) or one
+    record as a JSON document (as `tne play --out` writes)."""
+    from .formats import load_game_record
+    from .tournament import find_record
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise AnalyseError(f"{path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise AnalyseError(f"{path}: not UTF-8 text: {e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None  # several lines: a records file
+    if isinstance(data, dict):
+        record = load_game_record(data)
+        gid = record.get("meta", {}).get("game_id")
+        if game is not None and gid != game:
+            raise AnalyseError(f"{path}: holds one game, '{gid}', not '{game}'")
+        return record
+    return find_record(path, game)
+
+
 def classify(loss):
     """The class of a loss in points of win chance (CLASSES), or None below them all."""
     if loss is None:
