@@ -145,3 +145,11 @@ def test_a_game_of_tne_play_can_be_reviewed(tmp_path):
     assert result.stdout.startswith(f"game ?: {len(record['moves'])} moves, 200 iterations a move")
     result = tne("analyse", out, "--game", "t0-d0-r0")
     assert result.returncode == 2 and "holds one game" in result.stderr
+
+
+def test_a_game_picked_from_a_records_file():
+    result = tne("analyse", ROOT / "examples" / "greedy_vs_mcts.jsonl", "--game", "t0-d0-r1",
+                 "--iterations", 50)
+    assert result.returncode == 0, result.stderr
+    record = find_record(ROOT / "examples" / "greedy_vs_mcts.jsonl", "t0-d0-r1")
+    assert result.stdout.startswith(f"game t0-d0-r1: {len(record['moves'])} moves, 50 iterations")

@@ -94,6 +94,8 @@ class EngineServer:
     def send_last(self, message):
         """Send the bestmove of a go and mark the search done, in one step."""
         with self.lock:
+            if self.abandon:  # quit came first: no bestmove
+                return
             self.busy = False
             self._write(encode(message))
 
@@ -127,8 +129,8 @@ class EngineServer:
                 self.error(f"{msg['type']}: {' '.join(str(e).split())}")
 
     def _quit(self):
+        self.abandon = True  # before the stop: a worker that sees the stop sees this too
         self.stop_event.set()
-        self.abandon = True
         if self.worker is not None:
             self.worker.join(timeout=5)  # a slice in progress ends soon; then exit regardless
 
