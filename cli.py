@@ -324,6 +324,12 @@ def _tournament_text(result):
              f"truncated; {r.played} played in {r.elapsed:.1f} s"
              + (f", {r.resumed} resumed" if r.resumed else "")
              + (f"; records in {r.out}" if r.out else "")]
+    forfeits = [rec["meta"]["agents"][rec["meta"]["forfeit"]["seat"]]["name"]
+                for rec in r.records if "forfeit" in rec["meta"]]
+    if forfeits:  # external engines that crashed, hung or played an illegal move
+        from collections import Counter
+        lines.append(f"{len(forfeits)} forfeit(s), counted as losses (reasons in meta.forfeit): "
+                     + ", ".join(f"{a} {n}" for a, n in Counter(forfeits).items()))
     multi = any(s.multiplayer is not None for s in r.standings)
     head = ["agent", "games", "wins", "shared", "score", "rank", "elo", "95%"]
     if multi:

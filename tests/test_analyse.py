@@ -153,3 +153,9 @@ def test_a_game_picked_from_a_records_file():
     assert result.returncode == 0, result.stderr
     record = find_record(ROOT / "examples" / "greedy_vs_mcts.jsonl", "t0-d0-r1")
     assert result.stdout.startswith(f"game t0-d0-r1: {len(record['moves'])} moves, 50 iterations")
+
+
+def test_a_time_budget():
+    result = tne("analyse", RECORD, "--time", 0.05)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("game planted-blunder: 4 moves, 0.05 s a move")

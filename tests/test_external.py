@@ -6,6 +6,7 @@ reason is recorded, the other games go on), and the seeding rule of docs/PROTOCO
 k-th go since newgame searches with seed * 100003 + k, as the mcts agent numbers its moves),
 from which the same records follow for `tne engine` and the in-process agent."""
 import json
+import subprocess
 import sys
 
 import pytest
@@ -151,3 +152,30 @@ def test_play_against_an_engine():
                   read=lambda prompt: "pass", write=lines.append)
     assert record["meta"]["agents"] == ["human", f"engine:{RANDOM_ENGINE}"]
     assert record["meta"]["truncated"] is False
+
+
+def test_an_engine_that_never_says_hello_or_talks_nonsense_forfeits(tmp_path):
+    from tne_ai.agents import AgentForfeit
+    from tne_ai.position import Position
+    silent = tmp_path / "silent.py"
+    silent.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
+    agent = make_agent(f"engine[startup=0.5]:{PY} {silent}")
+    with pytest.raises(AgentForfeit, match="no hello within"):
+        agent.choose(Position.new(2, seed=1))
+    assert agent.proc is None  # killed
+    chatty = bad_engine(tmp_path, "chatty", 'print("thinking...", flush=True)')
+    with pytest.raises(AgentForfeit, match=r"sent a bad line \(not valid JSON"):
+        make_agent(f"engine:{chatty}").choose(Position.new(2, seed=1))
+    with pytest.raises(AgentForfeit, match="cannot start engine"):
+        make_agent(f"engine:{tmp_path / 'no-such-program'}").choose(Position.new(2, seed=1))
+
+
+def test_the_tournament_table_counts_forfeits(tmp_path):
+    crash = bad_engine(tmp_path, "crash", "sys.exit(3)")
+    result = subprocess.run([PY, str(ROOT / "cli.py"), "tournament", "--agent", "g=greedy",
+                             "--agent", f"c=engine:{crash}", "--games", "1"],
+                            capture_output=True, text=True, cwd=str(ROOT), timeout=900)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1] == "2 forfeit(s), counted as losses (reasons in meta.forfeit): c 2"
+    assert lines[3].split()[:3] == ["g", "2", "2"] and lines[4].split()[:3] == ["c", "2", "0"]
