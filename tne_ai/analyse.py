@@ -32,7 +32,6 @@ The record comes back with the review in ``meta.analysis`` (``annotate``), which
 shows move by move.
 """
 import json
-import time
 
 import numpy as np
 
