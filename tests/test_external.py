@@ -67,14 +67,15 @@ def test_engine_specs():
 def test_tne_engine_gives_the_mcts_agents_records():
     """With iteration budgets and seeds (and reuse off: the mcts agent keeps nothing between
     moves), the engine process and the in-process agent play the same moves."""
-    common = dict(games=1, seed=5, max_moves=60)
+    common = dict(games=1, seed=5)
     ours = run_tournament({"r": "random", "m": "mcts:iterations=200"}, **common)
     theirs = run_tournament({"r": "random",
                              "e": f"engine[iterations=200,set.reuse=false]:{TNE_ENGINE}"},
                             **common)
     assert [r["moves"] for r in ours.records] == [r["moves"] for r in theirs.records]
-    assert len(ours.records) == 2 and all(len(r["moves"]) == 60 for r in ours.records)
-    assert all("forfeit" not in r["meta"] for r in theirs.records)
+    assert [r["result"] for r in ours.records] == [r["result"] for r in theirs.records]
+    assert len(theirs.records) == 2  # whole games, the engine in either seat
+    assert all(not r["meta"]["truncated"] and "forfeit" not in r["meta"] for r in theirs.records)
 
 
 def test_the_example_engine_plays_a_tournament_against_greedy():
@@ -179,3 +180,11 @@ def test_the_tournament_table_counts_forfeits(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[1] == "2 forfeit(s), counted as losses (reasons in meta.forfeit): c 2"
     assert lines[3].split()[:3] == ["g", "2", "2"] and lines[4].split()[:3] == ["c", "2", "0"]
+
+
+def test_tne_engine_with_its_defaults_plays_whole_games():
+    """Reuse and the plan on (the defaults): every move is legal (else a forfeit) to the end."""
+    result = run_tournament({"r": "random", "e": f"engine[iterations=300]:{TNE_ENGINE}"},
+                            games=1, seed=8)
+    assert len(result.records) == 2
+    assert all(not r["meta"]["truncated"] and "forfeit" not in r["meta"] for r in result.records)
