@@ -75,6 +75,7 @@ def test_go_answers_a_legal_move_and_plans_the_second_action(engine):
     infos = [m for m in lines if m["type"] == "info"]
     assert infos and infos[-1]["iterations"] == 1000
     assert infos[-1]["pv"] == best["pv"]  # the last info carries the whole plan
+    assert all(len(m["pv"]) == 2 and m["pv"][0] == m["move"] for m in infos)
     assert best["move"] in legal_texts(p)
     assert 0.0 <= best["win"] <= 1.0
     # the start of a turn with no leader on the board: no conflict can follow, the player

@@ -7,7 +7,8 @@ Searching
 ---------
 ``go`` runs in a worker thread, in *slices*: each slice is one call of the public
 ``search()``; the root statistics of the slices are merged (summed visits and rewards per
-action, the way root-parallel trees merge), and an ``info`` line follows each slice.  An
+action, the way root-parallel trees merge), and an ``info`` line follows each slice, its ``pv`` planned by
+quick follow-up searches (``INFO_PV_ITERATIONS`` each, redone only when the best move changes).  An
 iteration budget is cut into slices of at most ``slice_iterations`` (so a budget that fits in
 one slice is exactly one ``search()`` call: the in-process ``mcts`` agent's move, for the same
 seed); a time budget and ``infinite`` into slices of ``info_interval`` seconds.  ``stop`` and
@@ -39,6 +40,7 @@ from .protocol import (MAX_SECONDS, MAX_THREADS, PROTOCOL_VERSION, Option, Proto
                        parse_client)
 
 ENGINE_NAME = "tne"
+INFO_PV_ITERATIONS = 256  # each follow-up search of the plan shown in info lines
 
 
 OPTIONS = [
@@ -246,6 +248,7 @@ class EngineServer:
         self.kept = None
         start = time.perf_counter()
         done, nodes, slice_no = 0, 0, 0
+        sketch = None  # (first move, its quick plan) for the info lines
         alternatives = merge(parts) if parts else None
         while True:  # at least one slice, then until the budget is spent or stop
             if iterations is not None:
@@ -270,7 +273,14 @@ class EngineServer:
             alternatives = merge(parts)
             if r.iterations == 0:  # one legal move: nothing to search
                 break
-            self.send(self._info(alternatives, done + reused, nodes, time.perf_counter() - start))
+            info = self._info(alternatives, done + reused, nodes, time.perf_counter() - start)
+            if more:  # a quick plan of the rest of the turn after the best move so far
+                first = alternatives[0][0]
+                if sketch is None or sketch[0] != first:
+                    sketch = (first, plan_rest(st, first, INFO_PV_ITERATIONS, None, 1, seed,
+                                               options))
+                info["pv"] += [move_text(a) for a, _, _ in sketch[1]]
+            self.send(info)
             if self.stop_event.is_set():
                 break
         if self.abandon:
