@@ -191,8 +191,9 @@ def apply(position, moves, seed, output):
               help="Also draw the position in FILE (SVG) with the move and the next best "
                    "three marked, with their shares of the search visits.")
 def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
-    """Print the best move for whoever must act in POSITION (ISMCTS)."""
-    from tne_ai.search.mcts import search
+    """Print the best move for whoever must act in POSITION (ISMCTS), its win chance and,
+    when it is the first action of a turn, the best second action after it."""
+    from tne_ai.analyse import best_turn
 
     p = _load_position(position)
     if p.is_over():
@@ -200,7 +201,8 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     _require_hand_to_act(p)
     if seconds is None and iterations is None:
         seconds = 1.0
-    result = search(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
+    turn = best_turn(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
+    result = turn.result
     if svg_file is not None:
         from tne_ai.render import svg, visit_shares
         known_hands = [p.hand(i) is not None for i in range(p.players)]
@@ -208,11 +210,27 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
         _write_svg(svg_file, svg(p.st, known_hands, p.to_act, marks))
     if as_json:
         out = result.to_dict()
+        plan = turn.to_dict()
         out["player"] = p.to_act
-        out["alternatives"] = out["alternatives"][:10]
+        out["win"], out["pv"], out["pv_win"] = plan["win"], plan["pv"], plan["pv_win"]
+        out["alternatives"] = [dict(a, win=a["mean"]) for a in out["alternatives"][:10]]
         click.echo(json.dumps(out, indent=1))
     else:
-        click.echo(result.to_dict()["move"])
+        plan = turn.to_dict()
+        click.echo(plan["move"])
+        if plan["win"] is not None:
+            click.echo(f"win chance {100 * plan['win']:.1f}%")
+        for move, win in zip(plan["pv"][1:], plan["pv_win"][1:]):
+            click.echo(f"then {move}" + ("" if win is None else f" (win chance {100 * win:.1f}%)"))
+
+
+@main.command()
+def engine():
+    """Serve the search over the engine line protocol on stdin/stdout (docs/PROTOCOL.md):
+    JSON lines hello, setoption, newgame, position, go, stop, quit."""
+    from tne_ai.engine_server import main as serve
+
+    serve()
 
 
 @main.command()
@@ -323,6 +341,12 @@ def _tournament_text(result):
              f"truncated; {r.played} played in {r.elapsed:.1f} s"
              + (f", {r.resumed} resumed" if r.resumed else "")
              + (f"; records in {r.out}" if r.out else "")]
+    forfeits = [rec["meta"]["agents"][rec["meta"]["forfeit"]["seat"]]["name"]
+                for rec in r.records if "forfeit" in rec["meta"]]
+    if forfeits:  # external engines that crashed, hung or played an illegal move
+        from collections import Counter
+        lines.append(f"{len(forfeits)} forfeit(s), counted as losses (reasons in meta.forfeit): "
+                     + ", ".join(f"{a} {n}" for a, n in Counter(forfeits).items()))
     multi = any(s.multiplayer is not None for s in r.standings)
     head = ["agent", "games", "wins", "shared", "score", "rank", "elo", "95%"]
     if multi:
@@ -445,6 +469,101 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
         click.echo(_tournament_text(result))
 
 
+def _analyse_text(record, rows, budget):
+    from tne_ai.analyse import CLASSES, summary
+
+    meta = record.get("meta", {})
+    lines = [f"game {meta.get('game_id', '?')}: {len(rows)} moves, {budget} a move"]
+    plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+    head = ["player", "moves", "forced", "avg loss"] + [plural[n] for n, _ in reversed(CLASSES)]
+    table = [head]
+    for s in summary(rows, record["start"]["players"]):
+        table.append([str(s["player"]), str(s["moves"]), str(s["forced"]),
+                      "-" if s["average_loss"] is None else f"{s['average_loss']:.1f}"]
+                     + [str(s[n]) for n, _ in reversed(CLASSES)])
+    widths = [max(len(r[c]) for r in table) for c in range(len(head))]
+    for r in table:
+        lines.append("  ".join(x.rjust(w) if c else x.ljust(w) for c, (x, w) in enumerate(zip(r, widths))))
+    lines.append("loss: points of win chance given up (best move's minus the move played's); "
+                 + ", ".join(f"{n} >= {least:g}" for n, least in reversed(CLASSES)))
+    flagged = [r for r in rows if r.get("class")]
+    if flagged:
+        lines.append("")
+        lines.append("ply  player  class       move played (win chance)  best move (win chance)")
+        for r in flagged:
+            played = f"{r['move']} ({100 * r['played_win']:.1f}%)"
+            lines.append(f"{r['ply']:>3}  {r['player']:>6}  {r['class']:<10}  {played:<24}  "
+                         f"{r['best']} ({100 * r['best_win']:.1f}%)")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("record_file", metavar="RECORD")
+@click.option("--game", "game", default=None, metavar="ID",
+              help="The game id (meta.game_id). Default: the first record.")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, max=3600, min_open=True),
+              default=None, help="Seconds of search per move.")
+@click.option("--iterations", type=click.IntRange(1, 100_000_000), default=None,
+              help="Search iterations per move (default 10000 when --time is not given).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Positions searched in parallel (processes).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the searches.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the record with the review in meta.analysis (one JSON line; "
+                   "tne replay shows it).")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE", help="Draw each player's win chance across the game with the "
+                                   "mistakes marked (.png or .svg; needs matplotlib).")
+def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_file):
+    """Review every move of a recorded game: the best move and its win chance against the
+    move played, as the mover saw the position; inaccuracies, mistakes and blunders.
+
+    RECORD is a records file (tne tournament --out) or one game record (tne play --out)."""
+    from tne_ai.analyse import annotate, load_record, plot, review
+
+    if seconds is not None and iterations is not None:
+        raise CliError("give --time or --iterations, not both")
+    if seconds is None and iterations is None:
+        iterations = 10000
+    if plot_file is not None and not plot_file.lower().endswith((".png", ".svg")):
+        raise CliError(f"--plot {plot_file}: the plot is a .png or .svg file")
+    if plot_file is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CliError('--plot needs matplotlib: pip install "tne-ai[plot]"') from None
+    budget = f"{iterations} iterations" if iterations is not None else f"{seconds:g} s"
+    bar = None
+
+    def progress(done, total):
+        nonlocal bar
+        if not sys.stderr.isatty():
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="moves", file=sys.stderr,
+                                    show_eta=True, show_pos=True)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    with _reported():
+        record = load_record(record_file, game)
+        rows = review(record, iterations=iterations, seconds=seconds, jobs=jobs, seed=seed,
+                      progress=progress)
+    if bar is not None:
+        bar.__exit__(None, None, None)
+    annotated = annotate(record, rows, budget)
+    if output is not None:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(json.dumps(annotated, separators=(",", ":")) + "\n")
+        except OSError as e:
+            raise CliError(f"{output}: cannot write: {e.strerror or _one_line(e)}") from None
+    if plot_file is not None:
+        with _reported():
+            plot(record, rows, plot_file)
+    click.echo(_analyse_text(record, rows, budget))
+
+
 @main.command()
 @click.option("--games", type=click.IntRange(0, 100_000), default=20, show_default=True,
               help="Self-play deals to play (each in every seat rotation); 0 trains on --data alone.")
@@ -533,6 +652,12 @@ def replay(record_file, game, ply, as_json):
     click.echo(f"game {meta.get('game_id', '?')}, after {done} of {moves} moves"
                + (f"; seats: {agents}" if agents else "")
                + ("; truncated" if meta.get("truncated") and done == moves else ""))
+    analysis = meta.get("analysis")
+    if isinstance(analysis, dict) and done > 0:
+        from tne_ai.analyse import annotation_text
+        rows = [r for r in analysis.get("moves", []) if isinstance(r, dict) and r.get("ply") == done - 1]
+        if rows:
+            click.echo(f"move {done} (player {rows[0].get('player')}): {annotation_text(rows[0])}")
     click.echo(str(p))
     with _reported():
         click.echo(summary(p.st, [True] * p.players, None))

@@ -6,7 +6,8 @@ look-ahead work on determinizations, never on the hidden hands or bag order in t
 
 Spec strings: ``random``, ``greedy``, ``mcts``, ``openspiel-ismcts``, ``openspiel-mcts``, with
 options after a colon, e.g. ``mcts:time=0.2,threads=2``, ``mcts:iterations=5000,c=0.7``,
-``greedy:seed=3``, ``openspiel-ismcts:simulations=100``.  mcts options: iterations, time
+``greedy:seed=3``, ``openspiel-ismcts:simulations=100``, ``engine:python my_bot.py`` (any
+program speaking docs/PROTOCOL.md, see tne_ai.external).  mcts options: iterations, time
 (seconds), threads, c (UCB exploration), rollout (moves of random rollout before the
 evaluation; -1 plays to the end, 0 evaluates at once, the default), leader (evaluation value
 of a leader on the board), seed.  The OpenSpiel agents need the ``openspiel`` extra.
@@ -25,6 +26,11 @@ from .search.mcts import DEFAULT_ROLLOUT, search
 
 class AgentSpecError(TneError):
     """An agent spec string that names no agent or carries a bad option."""
+
+
+class AgentForfeit(TneError):
+    """An agent that cannot go on (an external engine crashed, hung or answered an illegal
+    move): it loses the game and the message is the reason recorded."""
 
 
 class Agent:
@@ -160,6 +166,11 @@ def _openspiel_agent(kind):
     return build
 
 
+def _engine_agent(**options):
+    from .external import ExternalAgent
+    return ExternalAgent(**options)
+
+
 _OPTIONS = {
     "random": {"seed": int},
     "greedy": {"seed": int},
@@ -174,13 +185,16 @@ _OPTIONS = {
 }
 _CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
             "openspiel-ismcts": _openspiel_agent("openspiel-ismcts"),
-            "openspiel-mcts": _openspiel_agent("openspiel-mcts")}
+            "openspiel-mcts": _openspiel_agent("openspiel-mcts"), "engine": _engine_agent}
 
 
 def parse_spec(spec):
     """(kind, options) of a spec string; AgentSpecError naming what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("empty agent spec")
+    if spec.strip().lower().partition(":")[0].partition("[")[0].strip() == "engine":
+        from .external import parse_engine_spec
+        return "engine", parse_engine_spec(spec)
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in _OPTIONS:

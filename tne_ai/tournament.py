@@ -33,6 +33,10 @@ as the game ends.  ``meta`` holds:
 ``plies``             moves played
 ``truncated``         whether the ply limit cut the game
 ``seconds_per_move``  per seat ``{"mean": s, "max": s, "moves": k}``
+``forfeit``           only when an agent forfeited (agents.AgentForfeit: an external engine
+                      that crashed, hung or answered an illegal move): ``{"seat", "ply",
+                      "reason"}``; the game stops there, that seat is ranked last and the
+                      others keep their order by the scores (``outcome_of``)
 
 With ``resume`` the records already in the file are read back (a line that is not a valid
 record is an error naming its line number) and only the missing games are played, so a
@@ -163,7 +167,7 @@ def game_task(game, agents, seed, max_moves):
 
 def play_game(task):
     """Play one scheduled game (a ``game_task`` dict) and return its tne-game/1 record."""
-    from .agents import make_agent
+    from .agents import AgentForfeit, make_agent
     from .formats import game_record, game_result
     from .notation import move_text
     from .position import Position
@@ -174,19 +178,28 @@ def play_game(task):
     seats = [make_agent(spec, seed=s) for spec, s in zip(task["specs"], task["agent_seeds"])]
     moves = []
     spent = [[] for _ in range(n)]
-    while not pos.is_over() and len(moves) < task["max_moves"]:
-        who = pos.to_act
-        t0 = time.perf_counter()
-        try:
-            code = seats[who].choose(pos)
-            spent[who].append(time.perf_counter() - t0)
-            moves.append(move_text(code))
-            pos.push(code)
-        except Exception as e:  # an agent's bug: name the game, seat and ply
-            raise TournamentError(f"game {task['game_id']}: agent {task['names'][who]} "
-                                  f"({task['specs'][who]}) in seat {who} at ply "
-                                  f"{len(moves)}: {type(e).__name__}: {e}") from None
-    truncated = not pos.is_over()
+    forfeit = None
+    try:
+        while not pos.is_over() and len(moves) < task["max_moves"]:
+            who = pos.to_act
+            t0 = time.perf_counter()
+            try:
+                code = seats[who].choose(pos)
+                spent[who].append(time.perf_counter() - t0)
+                moves.append(move_text(code))
+                pos.push(code)
+            except AgentForfeit as e:  # an external engine failed: it loses this game
+                forfeit = {"seat": who, "ply": len(moves), "reason": str(e)}
+                break
+            except Exception as e:  # an agent's bug: name the game, seat and ply
+                raise TournamentError(f"game {task['game_id']}: agent {task['names'][who]} "
+                                      f"({task['specs'][who]}) in seat {who} at ply "
+                                      f"{len(moves)}: {type(e).__name__}: {e}") from None
+    finally:
+        for agent in seats:
+            if hasattr(agent, "close"):
+                agent.close()
+    truncated = not pos.is_over() and forfeit is None
     meta = {
         "game_id": task["game_id"], "table": task["table"], "deal": task["deal"],
         "rotation": task["rotation"],
@@ -198,6 +211,8 @@ def play_game(task):
                               "max": round(max(t), 6) if t else 0.0, "moves": len(t)}
                              for t in spent],
     }
+    if forfeit is not None:
+        meta["forfeit"] = forfeit
     return game_record(start, moves, game_result(pos.scores), meta)
 
 
@@ -476,8 +491,14 @@ def outcome_of(record):
     """The ratings.Outcome (agent names and places by seat) of a record."""
     from .ratings import Outcome
 
-    return Outcome(tuple(a["name"] for a in record["meta"]["agents"]),
-                   tuple(record["result"]["ranking"]))
+    places = tuple(record["result"]["ranking"])
+    forfeit = record["meta"].get("forfeit")
+    if forfeit is not None:  # the seat that forfeited is last; the others keep their order
+        out = forfeit["seat"]
+        places = tuple(len(places) if s == out else
+                       1 + sum(1 for t, q in enumerate(places) if t != out and q < p)
+                       for s, p in enumerate(places))
+    return Outcome(tuple(a["name"] for a in record["meta"]["agents"]), places)
 
 
 def standings(agents, records):

@@ -1,0 +1,161 @@
+"""`tne analyse`, the best turn of `tne bestmove`, and the plot (tne_ai.analyse).
+
+The shipped record examples/planted_blunder.jsonl is worked out by hand (its meta.note): the
+bag is empty, so the first tile player 0 places makes his refill short and the game ends
+with his turn (SPEC section 3).  He leads 3-3-3-3 against 3-3-3-1.  His second tile, blue on
+the river square E2, joins his kingdom (king B1, black C2 D2) to player 1's (king F4, black F2
+G2 G3): a black war he attacks with 2 against 3, with no black tile to commit (SPEC section
+4).  He loses it, player 1 scores 2 removed + 1 = 3 black and wins 3-3-3-4 against 3-3-3-3.
+Every other second action wins: so that move is a blunder (a win chance of 1 given up for a
+certain loss), the first tile is not, and the two commits after it are forced."""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import helpers
+from engine_helpers import ROOT
+from tne_ai.analyse import AnalyseError, CLASSES, classify, review
+from tne_ai.tournament import find_record, replay
+
+RECORD = ROOT / "examples" / "planted_blunder.jsonl"
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def tne(*args):
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args)],
+                          capture_output=True, text=True, env=ENV, cwd=str(ROOT), timeout=900)
+
+
+def test_the_planted_record_is_what_its_note_says():
+    record = find_record(RECORD)
+    assert record["moves"] == ["tile blue A4", "tile blue E2", "commit 0", "commit 0"]
+    p = replay(record)
+    assert p.is_over()
+    assert p.scores[1]["black"] == 1 + 3 and p.scores[0]["black"] == 3
+    assert record["result"]["ranking"] == [2, 1]
+    assert not any(sq == "B1" for _, _, sq in p.to_json()["leaders"])  # his king went home
+
+
+def test_classes_are_the_documented_thresholds():
+    assert CLASSES == (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
+    assert [classify(x) for x in (4.99, 5.0, 9.9, 10.0, 19.9, 20.0, 100.0, None)] == \
+        [None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder", None]
+
+
+def test_analyse_flags_the_planted_blunder_and_not_the_moves_around_it(tmp_path):
+    out, picture = tmp_path / "reviewed.jsonl", tmp_path / "win.svg"
+    result = tne("analyse", RECORD, "--iterations", 10000, "-o", out, "--plot", picture)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(out.read_text())["meta"]["analysis"]["moves"]
+    first, blunder, commit_a, commit_b = rows
+    assert blunder["move"] == "tile blue E2" and blunder["class"] == "blunder"
+    assert blunder["best_win"] == 1.0  # any other second action ends the game won
+    assert first["move"] == "tile blue A4" and first["class"] is None and first["loss"] < 5
+    assert commit_a["forced"] and commit_b["forced"]
+    assert [r["player"] for r in rows] == [0, 0, 0, 1]
+    lines = result.stdout.splitlines()
+    assert lines[0] == "game planted-blunder: 4 moves, 10000 iterations a move"
+    table = {line.split()[0]: line.split() for line in lines[2:4]}
+    assert table["0"][1:3] == ["2", "1"] and table["0"][-3:] == ["0", "0", "1"]
+    assert table["1"][1:3] == ["0", "1"] and table["1"][-3:] == ["0", "0", "0"]
+    flagged = lines[lines.index("ply  player  class       move played (win chance)  "
+                                "best move (win chance)") + 1:]
+    assert len(flagged) == 1 and flagged[0].split()[:3] == ["1", "0", "blunder"]
+    assert "tile blue E2" in flagged[0]
+    # tne replay shows the annotation of the move that led to the ply shown
+    shown = tne("replay", out, "--ply", 2)
+    assert shown.returncode == 0, shown.stderr
+    assert "move 2 (player 0): tile blue E2: win chance" in shown.stdout
+    assert shown.stdout.splitlines()[1].endswith(": blunder")
+    # the picture: one line per player, the blunder marked and named
+    root = ET.parse(picture).getroot()
+    texts = ["".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("}text")]
+    assert {"tile blue E2", "blunder (1)", "player 0", "player 1"} <= set(texts)
+    assert not any(t.startswith(("mistake", "inaccuracy")) for t in texts)
+
+
+def test_png_plot(tmp_path):
+    picture = tmp_path / "win.png"
+    result = tne("analyse", RECORD, "--iterations", 2000, "--plot", picture)
+    assert result.returncode == 0, result.stderr
+    data = picture.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (990, 462)  # figsize 9 x 4.2 inches at 110 dpi
+
+
+def test_jobs_give_the_same_review():
+    record = find_record(RECORD)
+    assert review(record, iterations=3000, seed=4, jobs=2) == review(record, iterations=3000, seed=4)
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--time", 1, "--iterations", 10], "not both"),
+    (["--plot", "win.gif"], ".png or .svg"),
+    (["--game", "nope"], "holds one game, 'planted-blunder', not 'nope'"),
+    (["--iterations", 0], "--iterations"),
+])
+def test_bad_options_get_one_line(args, fragment):
+    result = tne("analyse", RECORD, *args)
+    assert result.returncode == 2 and fragment in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_review_arguments():
+    record = find_record(RECORD)
+    with pytest.raises(AnalyseError, match="either an iteration budget or a time budget"):
+        review(record)
+    with pytest.raises(AnalyseError, match="jobs 0"):
+        review(record, iterations=10, jobs=0)
+
+
+def test_bestmove_plans_the_rest_of_the_turn(tmp_path):
+    first = tmp_path / "ply0.json"
+    second = tmp_path / "ply1.json"
+    for ply, path in ((0, first), (1, second)):
+        made = tne("replay", RECORD, "--ply", ply, "--json")
+        assert made.returncode == 0, made.stderr
+        path.write_text(made.stdout)
+    # the first action of the turn: the plan has the second, which must not be the blunder,
+    # and wins for sure (the game ends with this turn, player 0 ahead)
+    out = json.loads(tne("bestmove", first, "--iterations", 5000, "--json").stdout)
+    assert len(out["pv"]) == 2 and out["pv"][0] == out["move"]
+    assert out["pv"][1] != "tile blue E2" and out["pv_win"][1] == 1.0
+    assert all(0 <= a["win"] <= 1 for a in out["alternatives"])
+    # the second action: the turn ends with it, so the plan is the move alone
+    out = json.loads(tne("bestmove", second, "--iterations", 5000, "--json").stdout)
+    assert out["pv"] == [out["move"]] and out["move"] != "tile blue E2" and out["win"] == 1.0
+    text = tne("bestmove", first, "--iterations", 5000).stdout.splitlines()
+    assert len(text) == 3 and text[1].startswith("win chance ") and text[2].startswith("then ")
+
+
+def test_a_game_of_tne_play_can_be_reviewed(tmp_path):
+    from tne_ai.play import play
+    out = tmp_path / "game.json"
+    play(players=2, ai="random", seat=0, seed=2, read=lambda prompt: "pass",
+         write=lambda text: None, out=str(out))
+    assert out.read_text().count("\n") > 1  # an indented JSON document, not a JSON line
+    record = json.loads(out.read_text())
+    result = tne("analyse", out, "--iterations", 200)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"game ?: {len(record['moves'])} moves, 200 iterations a move")
+    result = tne("analyse", out, "--game", "t0-d0-r0")
+    assert result.returncode == 2 and "holds one game" in result.stderr
+
+
+def test_a_game_picked_from_a_records_file():
+    result = tne("analyse", ROOT / "examples" / "greedy_vs_mcts.jsonl", "--game", "t0-d0-r1",
+                 "--iterations", 50)
+    assert result.returncode == 0, result.stderr
+    record = find_record(ROOT / "examples" / "greedy_vs_mcts.jsonl", "t0-d0-r1")
+    assert result.stdout.startswith(f"game t0-d0-r1: {len(record['moves'])} moves, 50 iterations")
+
+
+def test_a_time_budget():
+    result = tne("analyse", RECORD, "--time", 0.05)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("game planted-blunder: 4 moves, 0.05 s a move")

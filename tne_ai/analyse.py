@@ -1,0 +1,412 @@
+"""The best turn and game review, on top of the public search API (tne_ai.search.mcts.search).
+
+Win chance
+----------
+The win chance of a move is the search's mean reward of that root action for the player who
+chooses it (SearchResult.alternatives: ``(action, visits, mean)``; a won game is 1, a shared
+first place its share, a lost one 0, an unfinished line the evaluation's win estimate).  The
+win chance of a position is that of its best (most visited) move.
+
+The best turn
+-------------
+A turn is two actions (SPEC section 3) plus the decisions inside them.  ``best_turn`` searches
+the position, then, while the same player still acts in the same turn (the second action, or a
+decision of his own such as a monument or his commit as attacker), applies the chosen move to
+his view and searches again: that is the principal variation to the end of the turn (``pv``).
+It stops at a ``swap`` (the tiles drawn are unknown), when another player must act (a defender's
+commit, a trader's treasure), and after ``PV_MAX`` moves.  A follow-up search gets a quarter of
+the iterations of the first; with a time budget the first search gets ``FIRST_SHARE`` of it and
+the follow-ups split the rest.
+
+Game review
+-----------
+``review`` replays a tne-game/1 record; for every move it searches the position as the mover
+saw it (his own hand, the public board, counts of the rest: ``determinize`` never reads the
+others' hands or the bag), and records the best move, its win chance, and the win chance of the
+move played (its mean in the same search).  The loss is best minus played, in points of win
+chance (0-100).  Classes (``CLASSES``): a loss of at least 20 points is a blunder, 10 a mistake,
+5 an inaccuracy (``classify``).  A move with one legal choice is forced: not searched, not
+classed.  A played move the search never tried (possible only when the budget is below the
+number of legal moves) has no win chance of its own: ``played_win`` is null and it is not classed.
+The record comes back with the review in ``meta.analysis`` (``annotate``), which `tne replay`
+shows move by move.
+"""
+import json
+
+import numpy as np
+
+from . import state as S
+from .engine.apply import apply_action
+from .engine.rng import make_rng
+from .errors import TneError
+from .notation import move_text
+
+PV_MAX = 4
+FIRST_SHARE = 0.8
+# (name, least loss in points of win chance), largest first
+CLASSES = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
+
+
+class AnalyseError(TneError):
+    """Arguments or a record that a review cannot use."""
+
+
+def merge(results):
+    """Root statistics of several searches of one information set, summed per action (the
+    way root-parallel trees merge): ``[(action, visits, mean)]``, most visited first."""
+    stats = {}
+    for alternatives in results:
+        for a, v, m in alternatives:
+            tv, tval = stats.get(a, (0, 0.0))
+            stats[a] = (tv + v, tval + m * v)
+    return sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
+                  key=lambda x: (-x[1], -x[2], x[0]))
+
+
+def forced(st):
+    """The only legal move of st, or None when there is a choice."""
+    from .engine.movegen import legal_moves
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(st, moves)
+    return int(moves[0]) if n == 1 else None
+
+
+def after_own_move(st, code):
+    """The state after the player to act plays ``code``, if he still acts in the same turn and
+    nothing unknown to him was drawn; else None."""
+    if S.A_SWAP <= code < S.A_PASS:
+        return None
+    me, turn = int(st[S.TO_ACT]), int(st[S.TURN])
+    child = st.copy()
+    apply_action(child, int(code), make_rng(0))
+    if child[S.PHASE] == S.PH_OVER or int(child[S.TO_ACT]) != me or int(child[S.TURN]) != turn:
+        return None
+    return child
+
+
+def may_continue(st):
+    """Whether a move now may be followed by another of the same player in this turn."""
+    return int(st[S.PHASE]) != S.PH_ACTION or int(st[S.ACTIONS_LEFT]) == 2
+
+
+def _search(st, iterations, seconds, threads, seed, options):
+    from .search.mcts import search
+    return search(st, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
+                  **options)
+
+
+def plan_rest(st, first, iterations=None, seconds=None, threads=1, seed=0, options=None):
+    """The moves after ``first`` that the same player plays to the end of the turn, as
+    ``[(action, win chance, SearchResult)]`` (empty when his turn or knowledge stops).
+    ``iterations``/``seconds`` are the budget of each follow-up search."""
+    options = options or {}
+    out = []
+    child = after_own_move(st, first)
+    step = 1
+    while child is not None and len(out) < PV_MAX - 1:
+        only = forced(child)
+        if only is not None:
+            out.append((only, None, None))
+            nxt = only
+        else:
+            r = _search(child, iterations, seconds, threads, seed * 31 + step, options)
+            out.append((r.move, r.alternatives[0][2], r))
+            nxt = r.move
+        child = after_own_move(child, nxt)
+        step += 1
+    return out
+
+
+def follow_up_budget(iterations, seconds):
+    """(iterations, seconds) of one follow-up search for a first search of that budget."""
+    it = max(1, iterations // 4) if iterations is not None else None
+    sec = seconds * (1 - FIRST_SHARE) / (PV_MAX - 1) if seconds is not None else None
+    return it, sec
+
+
+class TurnResult:
+    """The best move, its win chance, the rest of the turn and the search statistics."""
+
+    def __init__(self, player, result, rest):
+        self.player = player
+        self.result = result
+        self.move = result.move
+        self.win = result.alternatives[0][2] if result.iterations else None
+        self.rest = rest  # [(action, win or None, SearchResult or None)]
+
+    @property
+    def pv(self):
+        return [self.move] + [a for a, _, _ in self.rest]
+
+    def to_dict(self, alternatives=10):
+        r = self.result
+        return {"player": self.player, "move": move_text(self.move),
+                "win": _round(self.win),
+                "pv": [move_text(a) for a in self.pv],
+                "pv_win": [_round(self.win)] + [_round(w) for _, w, _ in self.rest],
+                "iterations": r.iterations + sum(x.iterations for _, _, x in self.rest if x),
+                "seconds": round(r.seconds + sum(x.seconds for _, _, x in self.rest if x), 4),
+                "nodes": r.nodes,
+                "alternatives": [{"move": move_text(a), "visits": v, "win": round(m, 4)}
+                                 for a, v, m in r.alternatives[:alternatives]]}
+
+
+def _round(x):
+    return None if x is None else round(float(x), 4)
+
+
+def best_turn(st, iterations=None, seconds=None, threads=1, seed=0, pv=True, **options):
+    """Search st for the player to act and plan the rest of his turn (module docstring).
+    ``options`` go to search (c, rollout_depth, leader_value)."""
+    if iterations is None and seconds is None:
+        raise AnalyseError("give an iteration budget, a time budget or both")
+    if int(st[S.PHASE]) == S.PH_OVER:
+        raise AnalyseError("the game is over; there is no move to choose")
+    more = pv and may_continue(st)
+    first_seconds = seconds * FIRST_SHARE if seconds is not None and more else seconds
+    result = _search(st, iterations, first_seconds, threads, seed, options)
+    rest = []
+    if more:
+        it, sec = follow_up_budget(iterations, seconds)
+        rest = plan_rest(st, result.move, it, sec, threads, seed, options)
+    return TurnResult(int(st[S.TO_ACT]), result, rest)
+
+
+# --- game review ----------------------------------------------------------------------------
+
+def load_record(path, game=None):
+    """The game record in ``path``: a records file (one tne-game/1 record a line, as `tne
+    tournament --out` writes; ``game`` picks by meta.game_id, default the first) or one
+    record as a JSON document (as `tne play --out` writes)."""
+    from .formats import load_game_record
+    from .tournament import find_record
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise AnalyseError(f"{path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise AnalyseError(f"{path}: not UTF-8 text: {e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None  # several lines: a records file
+    if isinstance(data, dict):
+        record = load_game_record(data)
+        gid = record.get("meta", {}).get("game_id")
+        if game is not None and gid != game:
+            raise AnalyseError(f"{path}: holds one game, '{gid}', not '{game}'")
+        return record
+    return find_record(path, game)
+
+
+def classify(loss):
+    """The class of a loss in points of win chance (CLASSES), or None below them all."""
+    if loss is None:
+        return None
+    for name, least in CLASSES:
+        if loss >= least:
+            return name
+    return None
+
+
+def positions_of(record):
+    """Yield (ply, mover, the mover's view as a tne-position/1 dict, move text) for each move
+    of a checked tne-game/1 record."""
+    from .formats import position_to_dict
+    from .position import Position
+    p = Position.from_json(record["start"])
+    for ply, text in enumerate(record["moves"]):
+        me = p.to_act
+        view = position_to_dict(p.st, [i == me for i in range(p.players)], False)
+        yield ply, me, view, text
+        try:
+            p.push(text)
+        except TneError as e:
+            raise AnalyseError(f"move {ply + 1} '{text}' of the record: {e}") from None
+
+
+def review_move(task):
+    """One row of a review: the task is (ply, player, view, move text, iterations, seconds,
+    seed); picklable, so --jobs can farm it out."""
+    from .notation import parse_move
+    from .position import Position
+    ply, player, view, text, iterations, seconds, seed = task
+    p = Position.from_json(view, seed=seed)
+    row = {"ply": ply, "player": player, "move": text}
+    only = forced(p.st)
+    if only is not None:
+        row["forced"] = True
+        return row
+    r = _search(p.st, iterations, seconds, 1, seed, {})
+    code = parse_move(text)
+    best, _, best_win = r.alternatives[0]
+    played = {a: (v, m) for a, v, m in r.alternatives}.get(code)
+    row.update(best=move_text(best), best_win=round(best_win, 4),
+               played_win=None if played is None else round(played[1], 4),
+               visits=None if played is None else played[0], iterations=r.iterations)
+    if played is not None:
+        loss = max(0.0, 100.0 * (best_win - played[1]))
+        row["loss"] = round(loss, 2)
+        row["class"] = classify(loss)
+    return row
+
+
+def review(record, iterations=None, seconds=None, jobs=1, seed=0, progress=None):
+    """Review every move of a tne-game/1 record (module docstring): a list of rows, one per
+    move, in order.  ``progress(done, total)`` is called as rows arrive."""
+    from .formats import load_game_record
+    if (iterations is None) == (seconds is None):
+        raise AnalyseError("give either an iteration budget or a time budget per move")
+    if iterations is not None and not 1 <= iterations <= 100_000_000:
+        raise AnalyseError(f"iterations {iterations}: use 1 to 100000000")
+    if seconds is not None and not 0 < seconds <= 3600:
+        raise AnalyseError(f"time {seconds}: use more than 0 and at most 3600 seconds")
+    if not isinstance(jobs, int) or not 1 <= jobs <= 256:
+        raise AnalyseError(f"jobs {jobs}: use 1 to 256")
+    record = load_game_record(record)
+    tasks = [(ply, me, view, text, iterations, seconds, (seed * 1000003 + ply) & 0x7FFFFFFF)
+             for ply, me, view, text in positions_of(record)]
+    rows = [None] * len(tasks)
+    if progress:
+        progress(0, len(tasks))
+    if jobs == 1 or len(tasks) < 2:
+        for i, task in enumerate(tasks):
+            rows[i] = review_move(task)
+            if progress:
+                progress(i + 1, len(tasks))
+        return rows
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(review_move, t): i for i, t in enumerate(tasks)}
+        for done, future in enumerate(as_completed(futures), 1):
+            rows[futures[future]] = future.result()
+            if progress:
+                progress(done, len(tasks))
+    return rows
+
+
+def summary(rows, players):
+    """Per player: moves reviewed (not forced, with a win chance), average loss, and the
+    count of each class."""
+    out = []
+    for k in range(players):
+        mine = [r for r in rows if r["player"] == k and r.get("loss") is not None]
+        counts = {name: sum(1 for r in mine if r["class"] == name) for name, _ in CLASSES}
+        out.append({"player": k, "moves": len(mine), "forced": sum(
+            1 for r in rows if r["player"] == k and r.get("forced")),
+            "average_loss": round(sum(r["loss"] for r in mine) / len(mine), 2) if mine else None,
+            **counts})
+    return out
+
+
+def annotate(record, rows, budget):
+    """The record with the review in ``meta.analysis``: ``{"engine", "budget", "classes",
+    "summary", "moves"}`` (rows as ``review`` returns them)."""
+    record = json.loads(json.dumps(record))
+    players = record["start"]["players"]
+    record.setdefault("meta", {})["analysis"] = {
+        "engine": "tne ISMCTS (tne_ai.search.mcts)", "budget": budget,
+        "classes": {name: least for name, least in CLASSES},
+        "summary": summary(rows, players), "moves": rows}
+    return record
+
+
+def annotation_text(row):
+    """One line describing a reviewed move, for `tne replay`."""
+    if row.get("forced"):
+        return f"{row['move']}: forced"
+    if row.get("played_win") is None:
+        return f"{row['move']}: not tried by the search (best {row['best']}, " \
+               f"win chance {100 * row['best_win']:.1f}%)"
+    text = f"{row['move']}: win chance {100 * row['played_win']:.1f}%"
+    if row["move"] != row["best"]:
+        text += f", best {row['best']} {100 * row['best_win']:.1f}% (loss {row['loss']:.1f})"
+    if row.get("class"):
+        text += f": {row['class']}"
+    return text
+
+
+# --- the picture ----------------------------------------------------------------------------
+
+PLOT_FORMATS = (".png", ".svg")
+NAMED_BLUNDERS = 5
+MARKS = {"blunder": ("X", "#d62728", 110), "mistake": ("o", "#ff7f0e", 60),
+         "inaccuracy": ("o", "#e6c300", 35)}
+
+
+def final_shares(record):
+    """Each player's result as a win chance: 1 alone first, 1/k for k sharing first, else 0."""
+    ranking = record["result"]["ranking"]
+    first = ranking.count(1)
+    return [1.0 / first if place == 1 else 0.0 for place in ranking]
+
+
+def plot(record, rows, path):
+    """Draw each player's win chance across the game into ``path`` (.png or .svg) with
+    matplotlib (the ``plot`` extra).  A player's line joins, for each of his searched moves,
+    the best move's win chance at that ply and the move played's at the next ply, and ends at
+    his result (1 won, 1/k shared by k, 0 lost) after the last move; inaccuracies, mistakes
+    and blunders are marked at the win chance of the move played, after it; the five
+    largest blunders are named."""
+    import os
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext not in PLOT_FORMATS:
+        raise AnalyseError(f"{path}: the plot is a .png or .svg file")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text
+    except ImportError:
+        raise AnalyseError('the plot needs matplotlib: pip install "tne-ai[plot]"') from None
+    players = record["start"]["players"]
+    end = len(record["moves"])
+    shares = final_shares(record)
+    colours = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b"]
+    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=110)
+    for k in range(players):
+        xs, ys = [], []
+        for r in rows:
+            if r["player"] != k or r.get("best_win") is None:
+                continue
+            xs.append(r["ply"])  # before his move: the best move's win chance
+            ys.append(100 * r["best_win"])
+            if r.get("played_win") is not None:
+                xs.append(r["ply"] + 1)  # after it: the move played's
+                ys.append(100 * r["played_win"])
+        xs.append(end)
+        ys.append(100 * shares[k])
+        ax.plot(xs, ys, "-", color=colours[k], lw=1.4, label=f"player {k}", marker=".", ms=5)
+    for name, (marker, colour, size) in MARKS.items():
+        hits = [r for r in rows if r.get("class") == name]
+        if hits:
+            ax.scatter([r["ply"] + 1 for r in hits], [100 * r["played_win"] for r in hits],
+                       marker=marker, s=size, color=colour, zorder=5,
+                       label=f"{name} ({len(hits)})")
+        if name == "blunder":  # the five largest named, so the picture stays readable
+            named = sorted(sorted(hits, key=lambda r: -r["loss"])[:NAMED_BLUNDERS],
+                           key=lambda r: r["ply"])
+            for i, r in enumerate(named):  # alternate below and above: neighbours stay apart
+                ax.annotate(r["move"], (r["ply"] + 1, 100 * r["played_win"]), fontsize=7,
+                            xytext=(5, -12 if i % 2 == 0 else 6), textcoords="offset points",
+                            color=colour)
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(0, max(1, end))
+    ax.set_ylim(-3, 103)
+    ax.set_xlabel("ply (moves played)")
+    ax.set_ylabel("win chance (%)")
+    gid = record.get("meta", {}).get("game_id", "game")
+    ax.set_title(f"{gid}: win chance of each player at his moves; marks at the move played")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as e:
+        raise AnalyseError(f"{path}: cannot write: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,336 @@
+"""`tne engine`: the protocol of docs/PROTOCOL.md served over our search, in one warm process.
+
+The numba kernels are loaded once, at start (a tiny search warms them before the first
+``hello`` is answered), so every ``go`` after the first costs only its search.
+
+Searching
+---------
+``go`` runs in a worker thread, in *slices*: each slice is one call of the public
+``search()``; the root statistics of the slices are merged (summed visits and rewards per
+action, the way root-parallel trees merge), and an ``info`` line follows each slice, its ``pv`` planned by
+quick follow-up searches (``INFO_PV_ITERATIONS`` each, redone only when the best move changes).  An
+iteration budget is cut into slices of at most ``slice_iterations`` (so a budget that fits in
+one slice is exactly one ``search()`` call: the in-process ``mcts`` agent's move, for the same
+seed); a time budget and ``infinite`` into slices of ``info_interval`` seconds.  ``stop`` and
+``quit`` are seen between slices.  Then the rest of the turn is planned (analyse.plan_rest)
+and ``bestmove`` is sent.
+
+Seeds: the search of the k-th ``go`` since ``newgame`` (or the start) uses seed
+``seed * 100003 + k``, as the ``mcts`` agent numbers its moves.
+
+Reuse between positions
+-----------------------
+The follow-up search that planned the second action of a turn is kept.  When the next
+``position`` is that same information set (the engine's own first action was played, nothing
+else happened: the same view of the same player), its root statistics are merged into the new
+search (``reuse``, on by default; off gives exactly the ``mcts`` agent's moves).  The
+position of a ``game`` record is replayed from the previous one when the record extends it.
+Nothing else is kept: each search() call builds a fresh tree.
+"""
+import sys
+import threading
+import time
+
+from . import __version__
+from . import state as S
+from .analyse import follow_up_budget, merge, may_continue, plan_rest
+from .errors import TneError
+from .notation import move_text
+from .protocol import (MAX_SECONDS, MAX_THREADS, PROTOCOL_VERSION, Option, ProtocolError, encode,
+                       parse_client)
+
+ENGINE_NAME = "tne"
+INFO_PV_ITERATIONS = 256  # each follow-up search of the plan shown in info lines
+
+
+OPTIONS = [
+    Option("threads", "int", 1, 1, MAX_THREADS, "root-parallel search trees (go threads wins)"),
+    Option("seed", "int", 0, 0, 2 ** 62, "seed of the searches"),
+    Option("c", "float", 0.7, 0.01, 10.0, "UCB exploration constant"),
+    Option("rollout", "int", 0, -1, 1000, "random moves before the evaluation (-1: to the end)"),
+    Option("leader", "float", None, 0.0, 10.0,
+           "evaluation value of a leader on the board (null: the evaluation's own)"),
+    Option("reuse", "bool", True, doc="merge the planned second action's search into the next"),
+    Option("pv", "bool", True, doc="plan the rest of the turn after the best move"),
+    Option("info_interval", "float", 0.5, 0.01, 60.0, "seconds per slice (time, infinite)"),
+    Option("slice_iterations", "int", 20000, 32, 10_000_000, "iterations per slice"),
+]
+
+
+def _view_key(st):
+    """The information set of the player to act in st, as text (his view's position file)."""
+    from .formats import position_to_dict
+    n = int(st[S.PLAYERS])
+    me = int(st[S.TO_ACT])
+    return encode(position_to_dict(st, [i == me for i in range(n)], False))
+
+
+class EngineServer:
+    """Reads protocol lines from ``read_line`` (returns '' at end of input) and writes
+    replies with ``write_line``; ``serve()`` runs until ``quit`` or end of input."""
+
+    def __init__(self, read_line=None, write_line=None):
+        self.read_line = read_line or sys.stdin.readline
+        self._write = write_line or self._stdout
+        self.lock = threading.Lock()
+        self.options = {o.name: o.default for o in OPTIONS}
+        self.by_name = {o.name: o for o in OPTIONS}
+        self.position = None        # Position of the player to act
+        self.game = None            # (record moves, Position) of the last game position
+        self.calls = 0
+        self.kept = None            # (view key, alternatives, iterations) of a planned move
+        self.worker = None
+        self.stop_event = threading.Event()
+        self.abandon = False
+        self.busy = False           # from go until its bestmove is written
+
+    @staticmethod
+    def _stdout(line):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def send(self, message):
+        with self.lock:
+            self._write(encode(message))
+
+    def send_last(self, message):
+        """Send the bestmove of a go and mark the search done, in one step."""
+        with self.lock:
+            if self.abandon:  # quit came first: no bestmove
+                return
+            self.busy = False
+            self._write(encode(message))
+
+    def error(self, text):
+        self.send({"type": "error", "message": text})
+
+    def searching(self):
+        return self.busy
+
+    # --- the loop -----------------------------------------------------------------------
+    def serve(self):
+        warm_up()
+        while True:
+            line = self.read_line()
+            if not line:
+                self._quit()
+                return
+            if not line.strip():
+                continue
+            try:
+                msg = parse_client(line)
+            except ProtocolError as e:
+                self.error(str(e))
+                continue
+            if msg["type"] == "quit":
+                self._quit()
+                return
+            try:
+                getattr(self, "do_" + msg["type"])(msg)
+            except TneError as e:
+                self.error(f"{msg['type']}: {' '.join(str(e).split())}")
+
+    def _quit(self):
+        self.abandon = True  # before the stop: a worker that sees the stop sees this too
+        self.stop_event.set()
+        if self.worker is not None:
+            self.worker.join(timeout=5)  # a slice in progress ends soon; then exit regardless
+
+    def _idle(self, what):
+        if self.searching():
+            raise ProtocolError(f"a search is running; send stop before {what}")
+
+    # --- messages -----------------------------------------------------------------------
+    def do_hello(self, msg):
+        self.send({"type": "hello", "name": ENGINE_NAME, "version": __version__,
+                   "protocol": PROTOCOL_VERSION,
+                   "options": [o.to_dict() for o in OPTIONS]})
+
+    def do_isready(self, msg):
+        self.send({"type": "readyok"})
+
+    def do_setoption(self, msg):
+        self._idle("setoption")
+        option = self.by_name.get(msg["name"])
+        if option is None:
+            raise ProtocolError(f"unknown option '{msg['name']}' (options: "
+                                f"{', '.join(self.by_name)})")
+        self.options[option.name] = option.check(msg["value"])
+
+    def do_newgame(self, msg):
+        self._idle("newgame")
+        self.position = None
+        self.game = None
+        self.calls = 0
+        self.kept = None
+
+    def do_position(self, msg):
+        self._idle("position")
+        from .position import Position
+        if "position" in msg:
+            p = Position.from_json(msg["position"], seed=self.calls)
+            self.game = None
+        else:
+            p = self._game_position(msg["game"], msg.get("ply"))
+        if not p.is_over() and p.hand(p.to_act) is None:
+            raise ProtocolError(f"the hand of player {p.to_act}, who must act, is unknown "
+                                f"(hands[{p.to_act}] is null)")
+        self.position = p
+
+    def _game_position(self, record, ply):
+        from .formats import load_game_record
+        from .position import Position
+        record = load_game_record(record)
+        moves = record["moves"]
+        ply = len(moves) if ply is None else ply
+        if ply > len(moves):
+            raise ProtocolError(f"ply {ply}: the game has {len(moves)} moves")
+        if self.game is not None and self.game[0] == record["start"] and \
+                moves[:len(self.game[1])] == self.game[1] and len(self.game[1]) <= ply:
+            p, done = self.game[2].copy(), len(self.game[1])
+        else:
+            p, done = Position.from_json(record["start"]), 0
+        for i in range(done, ply):
+            try:
+                p.push(moves[i])
+            except TneError as e:
+                raise ProtocolError(f"game move {i + 1} '{moves[i]}': {e}") from None
+        self.game = (record["start"], list(moves[:ply]), p.copy())
+        return p
+
+    def do_stop(self, msg):
+        self.stop_event.set()  # no search running: nothing to stop
+
+    def do_go(self, msg):
+        self._idle("go")
+        if self.position is None:
+            raise ProtocolError("no position: send position before go")
+        if self.position.is_over():
+            raise ProtocolError("the game is over; there is no move to choose")
+        self.calls += 1
+        self.stop_event.clear()
+        self.abandon = False
+        self.busy = True
+        st = self.position.st.copy()
+        self.worker = threading.Thread(target=self._run, args=(st, msg, self.calls), daemon=True)
+        self.worker.start()
+
+    # --- the search ---------------------------------------------------------------------
+    def _search_options(self):
+        o = self.options
+        return {"c": o["c"], "rollout_depth": o["rollout"], "leader_value": o["leader"]}
+
+    def _run(self, st, msg, call):
+        try:
+            self._go(st, msg, call)
+        except Exception as e:  # a bug must not kill the server silently
+            self.busy = False
+            self.error(f"go: internal error: {type(e).__name__}: {e}")
+
+    def _go(self, st, msg, call):
+        from .search.mcts import search
+        o = self.options
+        threads = msg.get("threads", o["threads"])
+        seed = o["seed"] * 100003 + call
+        iterations, seconds = msg.get("iterations"), msg.get("time")
+        infinite = msg.get("infinite", False)
+        if infinite:
+            seconds = MAX_SECONDS
+        more = o["pv"] and may_continue(st)
+        budget_seconds = seconds * 0.8 if (seconds is not None and more and not infinite) else seconds
+        options = self._search_options()
+        key = _view_key(st)
+        parts = []
+        reused = 0
+        if o["reuse"] and self.kept is not None and self.kept[0] == key:
+            parts.append(self.kept[1])
+            reused = self.kept[2]
+        self.kept = None
+        start = time.perf_counter()
+        done, nodes, slice_no = 0, 0, 0
+        sketch = None  # (first move, its quick plan) for the info lines
+        alternatives = merge(parts) if parts else None
+        while True:  # at least one slice, then until the budget is spent or stop
+            if iterations is not None:
+                step = min(iterations - done, o["slice_iterations"])
+                if step <= 0:
+                    break
+            else:
+                step = None
+            if budget_seconds is not None:
+                left = budget_seconds - (time.perf_counter() - start)
+                if left <= 0 and done > 0:
+                    break
+                slice_seconds = max(0.001, min(left, o["info_interval"]))
+            else:
+                slice_seconds = None
+            r = search(st, iterations=step, seconds=slice_seconds, threads=threads,
+                       seed=seed + 7919 * slice_no, **options)
+            slice_no += 1
+            done += r.iterations
+            nodes += r.nodes
+            parts.append(r.alternatives)
+            alternatives = merge(parts)
+            if r.iterations == 0:  # one legal move: nothing to search
+                break
+            info = self._info(alternatives, done + reused, nodes, time.perf_counter() - start)
+            if more:  # a quick plan of the rest of the turn after the best move so far
+                first = alternatives[0][0]
+                if sketch is None or sketch[0] != first:
+                    sketch = (first, plan_rest(st, first, INFO_PV_ITERATIONS, None, 1, seed,
+                                               options))
+                info["pv"] += [move_text(a) for a, _, _ in sketch[1]]
+            self.send(info)
+            if self.stop_event.is_set():
+                break
+        if self.abandon:
+            return
+        best, _, win = alternatives[0]
+        win = None if done == 0 and reused == 0 else win  # a forced move is not searched
+        rest = []
+        if more and not self.abandon:
+            it, sec = follow_up_budget(iterations if iterations is not None else max(32, done),
+                                       None if iterations is not None else
+                                       (seconds if not infinite else 0.5))
+            rest = plan_rest(st, best, it, sec, threads, seed, options)
+            if rest and rest[0][2] is not None:
+                from .analyse import after_own_move
+                child = after_own_move(st, best)
+                self.kept = (_view_key(child), rest[0][2].alternatives, rest[0][2].iterations)
+        if self.abandon:
+            return
+        pv = [move_text(best)] + [move_text(a) for a, _, _ in rest]
+        elapsed = time.perf_counter() - start
+        if rest:  # the plan is made: one more info line with the whole of it
+            info = self._info(alternatives, done + reused, nodes, elapsed)
+            self.send(dict(info, pv=pv))
+        self.send_last({"type": "bestmove", "move": move_text(best), "win": _r(win), "pv": pv,
+                   "pv_win": [_r(win)] + [_r(w) for _, w, _ in rest],
+                   "iterations": done + reused, "nodes": nodes, "seconds": round(elapsed, 4),
+                   "alternatives": [{"move": move_text(a), "visits": v, "win": round(m, 4)}
+                                    for a, v, m in alternatives[:10]]})
+
+    @staticmethod
+    def _info(alternatives, iterations, nodes, seconds):
+        best, _, win = alternatives[0]
+        return {"type": "info", "iterations": iterations, "nodes": nodes,
+                "seconds": round(seconds, 4), "move": move_text(best), "win": _r(win),
+                "pv": [move_text(best)]}
+
+
+def _r(x):
+    return None if x is None else round(float(x), 4)
+
+
+def warm_up():
+    """Load (or compile) the kernels the search uses: one tiny search of a new game."""
+    from .position import Position
+    from .search.mcts import search
+    p = Position.new(2, seed=0)
+    search(p.st, iterations=64, seed=0)
+
+
+def main():
+    """Serve on stdin/stdout (the `tne engine` command)."""
+    server = EngineServer()
+    server.serve()

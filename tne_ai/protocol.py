@@ -1,0 +1,183 @@
+"""The engine line protocol (docs/PROTOCOL.md): parse and serialise its messages.
+
+One message is one JSON object on one line, its kind in ``"type"``.  This module only checks
+the shape of messages (types, ranges, required and unknown keys); it knows nothing of the
+search (engine_server.py) nor of processes (external.py).  Every problem is a ProtocolError
+whose message names the key at fault, so a server can answer one ``error`` line and go on.
+"""
+import json
+import math
+
+from .errors import TneError
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 4 << 20          # bytes in one line; a longer line is refused
+MAX_ITERATIONS = 100_000_000
+MAX_SECONDS = 3600.0
+MAX_THREADS = 64
+
+# client -> engine: type -> (required keys, optional keys)
+CLIENT_MESSAGES = {
+    "hello": ((), ("protocol",)),
+    "isready": ((), ()),
+    "setoption": (("name", "value"), ()),
+    "newgame": ((), ()),
+    "position": ((), ("position", "game", "ply", "legal")),
+    "go": ((), ("iterations", "time", "threads", "infinite")),
+    "stop": ((), ()),
+    "quit": ((), ()),
+}
+# engine -> client
+ENGINE_MESSAGES = {
+    "hello": (("name", "version", "protocol"), ("options",)),
+    "readyok": ((), ()),
+    "info": (("iterations", "seconds"), ("nodes", "move", "win", "pv")),
+    "bestmove": (("move",), ("win", "pv", "pv_win", "iterations", "nodes", "seconds",
+                             "alternatives")),
+    "error": (("message",), ()),
+}
+
+
+class ProtocolError(TneError):
+    """A line that is not a valid protocol message; the text names what is wrong."""
+
+
+def encode(message):
+    """The line (without newline) of a message dict."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def _decode(line, table, side):
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("the line is not UTF-8 text") from None
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"the line is longer than {MAX_LINE} bytes")
+    text = line.strip()
+    if not text:
+        raise ProtocolError("empty line")
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ProtocolError(f"not valid JSON: {e.msg} at column {e.colno}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError(f"a message is a JSON object, not {type(msg).__name__}")
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("the message has no \"type\" string")
+    if kind not in table:
+        raise ProtocolError(f"unknown message type '{kind}' (known to the {side}: "
+                            f"{', '.join(table)})")
+    required, optional = table[kind]
+    for key in required:
+        if key not in msg:
+            raise ProtocolError(f"{kind}: missing \"{key}\"")
+    for key in msg:
+        if key != "type" and key not in required and key not in optional:
+            raise ProtocolError(f"{kind}: unknown key \"{key}\"")
+    return msg
+
+
+def _number(msg, key, lo, hi, integer):
+    value = msg[key]
+    ok = isinstance(value, int) and not isinstance(value, bool) if integer else \
+        isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok:
+        raise ProtocolError(f"{msg['type']}: \"{key}\" must be {'an integer' if integer else 'a number'}"
+                            f", not {json.dumps(value)}")
+    if not lo <= value <= hi or (not integer and value <= 0):
+        bound = f"{lo} to {hi}" if integer else f"above 0 and at most {hi:g}"
+        raise ProtocolError(f"{msg['type']}: \"{key}\" {value} is out of range ({bound})")
+    return value
+
+
+def parse_client(line):
+    """A client line -> message dict, checked; ProtocolError naming the problem."""
+    msg = _decode(line, CLIENT_MESSAGES, "engine")
+    kind = msg["type"]
+    if kind == "hello" and "protocol" in msg:
+        _number(msg, "protocol", 1, 1000, True)
+    elif kind == "setoption":
+        if not isinstance(msg["name"], str):
+            raise ProtocolError("setoption: \"name\" must be a string")
+    elif kind == "position":
+        has_pos, has_game = "position" in msg, "game" in msg
+        if has_pos == has_game:
+            raise ProtocolError("position: give either \"position\" (a tne-position/1) or "
+                                "\"game\" (a tne-game/1) with \"ply\"")
+        if has_pos and "ply" in msg:
+            raise ProtocolError("position: \"ply\" goes with \"game\", not with \"position\"")
+        if has_pos and not isinstance(msg["position"], dict):
+            raise ProtocolError("position: \"position\" must be a tne-position/1 object")
+        if has_game:
+            if not isinstance(msg["game"], dict):
+                raise ProtocolError("position: \"game\" must be a tne-game/1 object")
+            if "ply" in msg:
+                _number(msg, "ply", 0, 1_000_000, True)
+        if "legal" in msg and not (isinstance(msg["legal"], list)
+                                   and all(isinstance(m, str) for m in msg["legal"])):
+            raise ProtocolError("position: \"legal\" must be a list of move texts")
+    elif kind == "go":
+        if "iterations" in msg:
+            _number(msg, "iterations", 1, MAX_ITERATIONS, True)
+        if "time" in msg:
+            _number(msg, "time", 0, MAX_SECONDS, False)
+        if "threads" in msg:
+            _number(msg, "threads", 1, MAX_THREADS, True)
+        infinite = msg.get("infinite", False)
+        if not isinstance(infinite, bool):
+            raise ProtocolError("go: \"infinite\" must be true or false")
+        if infinite and ("iterations" in msg or "time" in msg):
+            raise ProtocolError("go: \"infinite\" excludes \"iterations\" and \"time\"")
+        if not infinite and "iterations" not in msg and "time" not in msg:
+            raise ProtocolError("go: give \"iterations\", \"time\" (seconds) or "
+                                "\"infinite\": true")
+    return msg
+
+
+def parse_engine(line):
+    """An engine line -> message dict, checked as far as a client needs."""
+    msg = _decode(line, ENGINE_MESSAGES, "client")
+    kind = msg["type"]
+    if kind == "bestmove" and not isinstance(msg["move"], str):
+        raise ProtocolError("bestmove: \"move\" must be a move text")
+    if kind == "error" and not isinstance(msg["message"], str):
+        raise ProtocolError("error: \"message\" must be a string")
+    return msg
+
+
+# --- engine options -----------------------------------------------------------------------
+
+class Option:
+    """One engine option as ``hello`` lists it: name, type (int, float, bool), default and,
+    for numbers, the inclusive range."""
+
+    def __init__(self, name, kind, default, lo=None, hi=None, doc=""):
+        self.name, self.kind, self.default, self.lo, self.hi, self.doc = \
+            name, kind, default, lo, hi, doc
+
+    def to_dict(self):
+        d = {"name": self.name, "type": self.kind, "default": self.default}
+        if self.lo is not None:
+            d["min"], d["max"] = self.lo, self.hi
+        if self.doc:
+            d["doc"] = self.doc
+        return d
+
+    def check(self, value):
+        """The value if it fits this option; ProtocolError naming the option otherwise."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ProtocolError(f"option {self.name}: expected true or false, "
+                                    f"not {json.dumps(value)}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                (self.kind == "int" and not isinstance(value, int)) or not math.isfinite(value):
+            raise ProtocolError(f"option {self.name}: expected {'an integer' if self.kind == 'int' else 'a number'}"
+                                f", not {json.dumps(value)}")
+        if not self.lo <= value <= self.hi:
+            raise ProtocolError(f"option {self.name}: {value} is out of range "
+                                f"({self.lo} to {self.hi})")
+        return int(value) if self.kind == "int" else float(value)
