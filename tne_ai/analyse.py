@@ -226,6 +226,31 @@ def positions_of(record):
             raise AnalyseError(f"move {ply + 1} '{text}' of the record: {e}") from None
 
 
+# a move played that the search opened less often than this (progressive widening opens
+# the likely moves first) gets its own search from the position after it
+FOLLOW_UP_VISITS = 50
+
+
+def after_move_win(st, code, player, iterations, seconds, seed):
+    """player's win chance after playing code in st: exact if the game ends, else the mean
+    reward of a search from there (a quarter of the budget)."""
+    import numpy as np
+    from .engine.apply import apply_action
+    from .engine.rng import make_rng
+    from .engine.scoring import rewards
+    child = st.copy()
+    apply_action(child, code, make_rng(seed))
+    if child[S.PHASE] == S.PH_OVER:
+        out = np.zeros(4)
+        rewards(child, out)
+        return float(out[player])
+    r = _search(child, None if iterations is None else max(100, iterations // 4),
+                None if seconds is None else seconds / 4, 1, seed + 1, {})
+    if r.win_chances is None:          # one legal move there: search after it
+        return after_move_win(child, r.move, player, iterations, seconds, seed + 1)
+    return r.win_chances[player]
+
+
 def review_move(task):
     """One row of a review: the task is (ply, player, view, move text, iterations, seconds,
     seed); picklable, so --jobs can farm it out."""
@@ -242,6 +267,9 @@ def review_move(task):
     code = parse_move(text)
     best, _, best_win = r.alternatives[0]
     played = {a: (v, m) for a, v, m in r.alternatives}.get(code)
+    if played is None or played[0] < FOLLOW_UP_VISITS:
+        played = (0 if played is None else played[0], after_move_win(p.st, code, player, iterations,
+                                                                      seconds, seed))
     row.update(best=move_text(best), best_win=round(best_win, 4),
                played_win=None if played is None else round(played[1], 4),
                visits=None if played is None else played[0], iterations=r.iterations)

@@ -155,16 +155,17 @@ class Scratch:
         self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
         self.masks = np.empty((N_MASKS, 3), dtype=np.uint64)
         self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
+        self.root_sum = np.zeros(4, dtype=np.float64)   # every player's rewards summed at the root
 
     def arrays(self):
         return (self.st, self.moves, self.legal_stamp, self.child_stamp, self.stamp, self.path,
-                self.reward, self.kmask, self.masks, self.feats)
+                self.reward, self.kmask, self.masks, self.feats, self.root_sum)
 
 
 @njit(cache=True, nogil=True)
 def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
                    prior_order, cfg, rng, st, moves, legal_stamp, child_stamp, stamps, path, reward,
-                   kmask, masks, feats, action, parent, child, sibling, player, visits, avail,
+                   kmask, masks, feats, root_sum, action, parent, child, sibling, player, visits, avail,
                    value, count):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
     capacity = action.shape[0]
@@ -242,6 +243,8 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
         else:
             evaluate(st, eval_params, reward)
         visits[0] += 1
+        for p in range(4):
+            root_sum[p] += reward[p]
         for d in range(1, depth + 1):
             nd = path[d]
             visits[nd] += 1
@@ -263,6 +266,7 @@ class SearchResult:
         self.root = None                  # the state searched from
         self.viewer = None
         self.reused = 0                   # iterations inherited from an earlier search
+        self.win_chances = None           # per player, the mean reward over the iterations
 
     def to_dict(self):
         from ..notation import move_text
@@ -383,14 +387,16 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
 
     def one_tree(i):
         tree = Tree(capacity)
+        tree.scratch = Scratch()
         old = reuse.trees[i] if reuse is not None and i < len(reuse.trees) else None
         if old is not None and reuse.viewer == viewer:
             x = reusable_node(old, reuse.root, root, viewer)
             if x > 0:
                 bigger = Tree(capacity + int(old.count[0]))
                 if copy_subtree(*old.arrays()[:8], x, *bigger.arrays()) > 0:
+                    bigger.scratch = tree.scratch
                     tree = bigger
-        scratch = Scratch()
+        scratch = tree.scratch
         rng = make_rng(_thread_seed(seed, i))
         done = 0
         budget = shares[i]
@@ -428,6 +434,10 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     result.root = root
     result.viewer = viewer
     result.reused = reused
+    # every player's mean reward over this search's iterations: the position's win chances
+    # under the search's own play
+    sums = sum(t.scratch.root_sum for t, _ in results)
+    result.win_chances = [float(x) / max(1, total) for x in sums[:int(st[S.PLAYERS])]]
     return result
 
 
