@@ -66,7 +66,7 @@ def test_model_win_chances_are_a_softmax_of_the_values():
 def kind_of(p, move):
     masks = np.empty((P.N_MASKS, 3), dtype=np.uint64)
     P.prepare(p.st, np.empty((16, 3), dtype=np.uint64), masks)
-    return P.KIND_NAMES[P.move_kind(masks, parse_move(move))]
+    return P.KIND_NAMES[P.move_kind(p.st, masks, parse_move(move))]
 
 
 @pytest.mark.parametrize("move,kind", [
@@ -78,6 +78,7 @@ def kind_of(p, move):
     ("leader red F2", "leader_join"),     # next to the temple F3 of his kingdom
     ("leader red H8", "leader_revolt"),   # next to I8's kingdom, which has a red leader
     ("leader red K10", "leader_new"),     # next to the lone temple K11
+    ("leader black F2", "leader_move"),   # his black leader is on F4 already
     ("catastrophe C6", "cat_nothing"),
     ("catastrophe G3", "cat_own"),
     ("catastrophe H7", "cat_rival"),

@@ -33,6 +33,9 @@ from .search.features import FEATURE_NAMES, N_FEATURES, features
 from .search.priors import KIND_NAMES, N_KINDS, N_MASKS, move_kind, prepare
 
 MAX_GAMES = 100_000
+# games longer than this are left out of the data: leaders moved back and forth for hundreds
+# of plies while monuments pay every turn give scores no real game reaches
+MAX_PLIES = 600
 DEFAULT_AGENT = "mcts:iterations=1000"
 
 
@@ -60,8 +63,8 @@ def kind_counts(st, chosen, moves, kmask, masks, counts):
     for k in range(N_KINDS):
         counts[k] = 0.0
     for i in range(n):
-        counts[move_kind(masks, moves[i])] += 1.0
-    return move_kind(masks, chosen)
+        counts[move_kind(st, masks, moves[i])] += 1.0
+    return move_kind(st, masks, chosen)
 
 
 def dataset(records, every=1):
@@ -82,6 +85,8 @@ def dataset(records, every=1):
     result = np.zeros(4)
     counts = np.zeros(N_KINDS)
     for g, record in enumerate(records):
+        if len(record["moves"]) > MAX_PLIES:
+            continue
         pos = Position.from_json(record["start"])
         final = Position.from_json(record["start"])
         for m in record["moves"]:
@@ -226,7 +231,7 @@ def split(data, holdout, seed):
     return parts
 
 
-def train(records, holdout=0.2, seed=0, l2=1e-3, every=1, previous=WEIGHTS_FILE):
+def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE):
     """Fit the evaluation and the prior on records; return (weights, prior, report)."""
     if not 0 < holdout < 1:
         raise TrainError(f"holdout {holdout}: give a share between 0 and 1")

@@ -138,7 +138,8 @@ CFG_EVAL = 0      # 0: the hand-set evaluation (``evaluate``), 1: the fitted mod
 CFG_SETTLE = 1    # 1: settle pending decisions greedily before scoring a leaf
 CFG_WIDEN_C = 2   # progressive widening: a node opens children by prior score while it has
 CFG_WIDEN_A = 3   # fewer than max(1, C * visits ** A); C = 0 opens untried moves at random
-CFG_SIZE = 4
+CFG_EVEN_ROOT = 4  # 1: at a root commit decision, share the visits evenly among the commits
+CFG_SIZE = 5
 
 
 class Scratch:
@@ -173,6 +174,7 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
     model = cfg[CFG_EVAL] == 1.0
     widen_c = cfg[CFG_WIDEN_C]
     widen_a = cfg[CFG_WIDEN_A]
+    even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
         node = 0
@@ -194,7 +196,10 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                     child_stamp[a] = stamp
                     avail[ch] += 1
                     v = visits[ch]
-                    score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
+                    if even_root and depth == 0:
+                        score = -v        # the least visited commit: means stay comparable
+                    else:
+                        score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
                     if score > best_score:
                         best_score = score
                         best = ch
@@ -281,7 +286,7 @@ class SearchResult:
 DEFAULTS = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
               "reuse": False},
-    "model": {"c": 0.7, "widen": 2.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.01,
+    "model": {"c": 0.35, "widen": 2.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
               "reuse": True},
 }
 
@@ -356,6 +361,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     cfg[CFG_SETTLE] = 1.0 if settle_leaves else 0.0
     cfg[CFG_WIDEN_C] = widen
     cfg[CFG_WIDEN_A] = widen_exp
+    cfg[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
     model_w = (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
     # no prior: untried moves open at random (an empty kind order)
     prior_order = kind_order(model_prior() if prior_w is None else prior_w) if prior == "kinds" \
@@ -442,12 +448,16 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
 
 
 def smallest_commit(alternatives, margin):
-    """The commit to play: the smallest one whose mean is within ``margin`` of the most
-    visited commit's.  Committed tiles leave the game and come back only as blind draws
-    from the bag, so tiles are spent only where the search finds them worth more than that
-    margin of win chance."""
-    best, _, best_mean = alternatives[0]
+    """The commit to play: the smallest one not clearly worse than the best mean (the
+    commits of a root decision share the visits evenly, so their means compare): within
+    ``margin`` plus two standard errors of the difference (a reward in [0, 1] with mean m has
+    variance at most m (1 - m)).  Committed tiles leave the game and come back only as blind
+    draws from the bag, so tiles are spent only where the search finds them worth it."""
+    best, best_visits, best_mean = max(alternatives, key=lambda x: (x[2], -x[0]))
     for a, v, m in sorted(alternatives):
-        if v > 0 and m >= best_mean - margin:
+        if v <= 0:
+            continue
+        se = math.sqrt(best_mean * (1 - best_mean) / max(1, best_visits) + m * (1 - m) / v)
+        if m >= best_mean - margin - 2 * se:
             return a
     return best

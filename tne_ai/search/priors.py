@@ -30,6 +30,7 @@ candidate square, not a score per legal move.
 ``K_WITHDRAW``         withdrawing a leader
 ``K_SWAP``, ``K_PASS`` swapping tiles, passing
 ``K_DECISION``         commits, war colours, monuments, treasures (all one kind)
+``K_LEADER_MOVE``      moving a leader already on the board (no tile drawn, nothing built)
 =====================  ======================================================================
 """
 import numpy as np
@@ -62,17 +63,18 @@ K_WITHDRAW = 14
 K_SWAP = 15
 K_PASS = 16
 K_DECISION = 17
-N_KINDS = 18
+K_LEADER_MOVE = 18
+N_KINDS = 19
 KIND_NAMES = ("tile_monument", "tile_mine_low", "tile_mine", "tile_war", "tile_nobody",
               "tile_alone", "tile_rival", "leader_revolt", "leader_join", "leader_new",
               "cat_rival", "cat_own", "cat_nothing", "cat_other", "withdraw", "swap", "pass",
-              "decision")
+              "decision", "leader_move")
 assert len(KIND_NAMES) == N_KINDS
 
 # hand-set scores, used until fitted ones are given: scoring and building first, pointless
 # catastrophes, swaps and passes last
 PRIOR_DEFAULT = np.array([3.0, 2.5, 2.0, 1.0, 0.5, 0.0, -0.5, 1.0, 1.5, 0.5, 0.5, -2.0,
-                          -3.0, -1.5, -1.5, -1.5, -3.0, 0.0])
+                          -3.0, -1.5, -1.5, -1.5, -3.0, 0.0, -1.0])
 
 # rows of the mask scratch (3 words each): tile kinds by colour, leader kinds by colour,
 # catastrophe kinds
@@ -272,8 +274,10 @@ def _list_kind(a):
 
 
 @njit(cache=True)
-def move_kind(masks, a):
+def move_kind(st, masks, a):
     """The kind of action a (masks from ``prepare`` for the state a is legal in)."""
+    if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * st[S.TO_ACT] + (a - S.A_LEADER) // 176] >= 0:
+        return K_LEADER_MOVE
     if a < S.A_WITHDRAW:
         piece = 0 if a < S.A_LEADER else 1
         c = ((a - S.A_LEADER * piece) // 176)
@@ -310,11 +314,17 @@ def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, order, kmask, ma
     """An untried legal move of the best kind in ``order`` (kinds, best first), uniformly at
     random within the kind; -1 if every legal move was tried."""
     prepare(st, kmask, masks)
+    me = st[S.TO_ACT]
     for i in range(order.shape[0]):
         kind = order[i]
         best = -1
         found = 0
-        if kind <= K_CAT_OTHER:
+        if kind == K_LEADER_MOVE:
+            for j in range(n):
+                a = moves[j]
+                if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * me + (a - S.A_LEADER) // 176] >= 0:
+                    best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+        elif kind <= K_CAT_OTHER:
             if kind <= K_TILE_RIVAL:
                 base = S.A_TILE
                 colours = 4
@@ -325,6 +335,8 @@ def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, order, kmask, ma
                 base = S.A_CATASTROPHE
                 colours = 1
             for c in range(colours):
+                if base == S.A_LEADER and st[S.LEADER_SQ + 4 * me + c] >= 0:
+                    continue          # that leader is on the board: its moves are K_LEADER_MOVE
                 row = _row(kind, c)
                 for w in range(3):
                     x = masks[row, w]
