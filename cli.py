@@ -1,15 +1,21 @@
 """The `tne` command line: a thin shell over tne_ai (parse, call the library, print).
 
 Every error a user can cause (a file that cannot be read, text that is not JSON, a position
-the library rejects, a move that does not parse or is not legal) is reported as one line,
-``tne: error: <message>``, on stderr with exit status 2; nothing is written to ``-o``.
-Click's own usage errors (an unknown option, ``--players 5``) keep click's format.
+the library rejects, a move that does not parse or is not legal, an option out of its range,
+a missing argument) is reported as one line, ``tne: error: <message>``, on stderr with exit
+status 2; nothing is written to ``-o``.  The bounds of counts and budgets are those of
+tne_ai/limits.py (README, "Limits").
 """
 import contextlib
 import json
+import math
+import os
+import re
 import sys
 
 import click
+
+from tne_ai import limits as L
 
 
 class CliError(click.ClickException):
@@ -18,11 +24,101 @@ class CliError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None):
-        click.echo(f"tne: error: {self.format_message()}", err=True)
+        click.echo(f"tne: error: {_error_line(self.format_message())}", err=True)
 
 
 def _one_line(text):
     return " ".join(str(text).split())
+
+
+def _error_line(message):
+    """The one stderr line of an error: no line breaks, at most a few hundred characters."""
+    return L.clip(_one_line(message), 2 * L.MAX_ECHO)
+
+
+class _Int(click.ParamType):
+    """An integer lo..hi written in ASCII digits (click's int also takes '٣' and '1_0')."""
+
+    name = "integer"
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):
+                self.fail(f"{L.clip(text, 40)!r} is not an integer", param, ctx)
+            number = int(text)
+        if not self.lo <= number <= self.hi:
+            self.fail(f"{number if abs(number) < 10 ** 24 else L.clip(str(number), 24)} is not "
+                      f"in the range {self.lo}..{self.hi}", param, ctx)
+        return number
+
+    def get_metavar(self, param, ctx=None):
+        return f"{self.lo}..{self.hi}"
+
+
+class _Seconds(click.ParamType):
+    """A finite number of seconds, 0 < x <= limits.MAX_SECONDS (no inf, no nan)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})"
+                                r"([eE][+-]?[0-9]{1,3})?", text):
+                self.fail(f"{L.clip(text, 40)!r} is not a number of seconds", param, ctx)
+            number = float(text)
+        if not (math.isfinite(number) and 0 < number <= L.MAX_SECONDS):
+            self.fail(f"{L.clip(str(value), 40)} is not in the range 0 < x <= "
+                      f"{L.MAX_SECONDS:g}", param, ctx)
+        return number
+
+
+SEED = _Int(0, L.MAX_SEED)
+
+
+def _usage_error_line(e):
+    """One line for an error click caught while parsing the command line."""
+    if isinstance(e, click.BadParameter) and e.param is not None \
+            and not isinstance(e, click.MissingParameter):
+        hint = max(e.param.opts, key=len) if getattr(e.param, "opts", None) and \
+            e.param.param_type_name == "option" else e.param.human_readable_name
+        return f"{hint}: {e.message.rstrip('.')}"
+    text = e.format_message().rstrip(".")
+    command = e.ctx.command_path if e.ctx is not None else "tne"
+    return f"{text[:1].lower() + text[1:]} (see '{command} --help')"
+
+
+class _Tne(click.Group):
+    """The tne group: every click error becomes one line ``tne: error: ...``, exit 2."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        extra.pop("standalone_mode", None)
+        try:
+            rv = super().main(args, prog_name=prog_name, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        except CliError as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            click.echo(f"tne: error: {_error_line(_usage_error_line(e))}", err=True)
+            sys.exit(2)
+        except click.ClickException as e:
+            click.echo(f"tne: error: {_error_line(e.format_message())}", err=True)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("tne: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 @contextlib.contextmanager
@@ -38,29 +134,31 @@ def _reported(what=None):
 
 
 def _read_text(path, name):
+    """The UTF-8 text of file ``path`` (``-``: stdin)."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
+                sys.stdin.read().encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as e:
         raise CliError(f"{name}: cannot read: {e.strerror or _one_line(e)}") from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CliError(f"{name}: not UTF-8 text: {_one_line(e)}") from None
+        raise CliError(f"{name}: not UTF-8 text: {e.reason} at byte {e.start}") from None
 
 
 def _load_position(path, seed=0):
     """The Position in file ``path`` (``-`` = stdin); draws of a counted bag use ``seed``."""
+    from tne_ai.formats import parse_json
     from tne_ai.position import Position
 
     name = "stdin" if path == "-" else path
     text = _read_text(path, name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CliError(f"{name}: not valid JSON: {_one_line(e)}") from None
-    if not isinstance(data, dict):
-        raise CliError(f"{name}: a position file is a JSON object, not {type(data).__name__}")
+    with _reported():
+        data = parse_json(text, name)
     with _reported(name):
         return Position.from_json(data, seed=seed)
 
@@ -91,19 +189,48 @@ def _position_json(p):
     return "{\n" + ",\n".join(f"  {json.dumps(k)}: {value(v)}" for k, v in p.to_json().items()) + "\n}"
 
 
-@click.group(name="tne", context_settings={"help_option_names": ["-h", "--help"]})
-def main():
-    """Tigris & Euphrates: positions, legal moves and (later) an AI player.
+def kernel_cache_is_cold():
+    """Whether numba has not yet cached the engine's kernels (the first run compiles them for
+    about 40 s): no cache index of the move generator where numba keeps it."""
+    import glob
+    import importlib.util
+
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if cache_dir:
+        pattern = os.path.join(cache_dir, "**", "movegen.legal_moves-*.nbi")
+    else:
+        root = importlib.util.find_spec("tne_ai").submodule_search_locations[0]
+        pattern = os.path.join(root, "engine", "__pycache__", "movegen.legal_moves-*.nbi")
+    return not glob.glob(pattern, recursive=True)
+
+
+def _show_version(ctx, param, value):
+    if value and not ctx.resilient_parsing:
+        from tne_ai import __version__
+        click.echo(f"tne {__version__}")
+        ctx.exit(0)
+
+
+@click.group(name="tne", cls=_Tne, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version, help="Print the version and exit.")
+@click.pass_context
+def main(ctx):
+    """Tigris & Euphrates: positions, legal moves, an AI player, tournaments.
 
     POSITION is a tne-position/1 JSON file (SPEC.md section 9), or - for stdin.
     Moves use the SPEC.md notation, one shell word each: 'tile red F4', 'commit 2', 'pass'.
+    Errors are one line 'tne: error: ...' on stderr, exit status 2, nothing written.
     """
+    helping = any(a in ("-h", "--help") for a in sys.argv[1:])
+    if not helping and sys.stderr.isatty() and kernel_cache_is_cold():
+        click.echo("tne: compiling kernels, first run only (about 40 s)...", err=True)
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+@click.option("--players", type=_Int(2, 4), default=2, show_default=True,
               help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bag shuffle.")
 def new(players, seed):
     """Print the start position of a new game."""
@@ -124,7 +251,7 @@ def _write_svg(path, text):
 
 @main.command()
 @click.argument("position")
-@click.option("--as", "viewer", type=int, default=None, metavar="PLAYER",
+@click.option("--as", "viewer", type=_Int(0, 3), default=None, metavar="PLAYER",
               help="Show the position as PLAYER sees it: other players' hands hidden.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the position as an SVG picture in FILE.")
@@ -147,7 +274,7 @@ def show(position, viewer, svg_file):
 @main.command()
 @click.argument("position")
 @click.argument("moves", nargs=-1, metavar="[MOVE]...")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
 def legal(position, moves, seed):
     """List the legal moves after MOVEs, sorted, one per line."""
@@ -159,7 +286,7 @@ def legal(position, moves, seed):
 @main.command()
 @click.argument("position")
 @click.argument("moves", nargs=-1, required=True, metavar="MOVE...")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the resulting position to FILE instead of stdout.")
@@ -179,13 +306,13 @@ def apply(position, moves, seed, output):
 
 @main.command()
 @click.argument("position")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "seconds", type=_Seconds(), default=None,
               help="Seconds to think (default 1.0 when --iterations is not given).")
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=_Int(1, L.MAX_ITERATIONS), default=None,
               help="Search iterations (with --time: whichever is reached first).")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--threads", type=_Int(1, L.MAX_THREADS), default=1, show_default=True,
               help="Root-parallel search trees.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the position in FILE (SVG) with the move and the next best "
@@ -246,13 +373,13 @@ def bench(quick, as_json, save, compare):
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+@click.option("--players", type=_Int(2, 4), default=2, show_default=True,
               help="Number of players.")
 @click.option("--ai", "ai_spec", default="mcts:time=1", show_default=True, metavar="SPEC",
               help="The agent in every other seat: random, greedy, mcts:time=1, ...")
-@click.option("--seat", type=int, default=0, show_default=True,
+@click.option("--seat", type=_Int(0, 3), default=0, show_default=True,
               help="Your seat (player number; player 0 moves first).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bag shuffle and of the AI.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Where the game record goes (default: tne-game.json, or the next free "
@@ -346,14 +473,14 @@ def _tournament_text(result):
 @click.option("--table", "table_items", multiple=True, metavar="NAME,NAME,...",
               help="A table: agent names by seat, repeats allowed (m,g,g,g); repeat the option "
                    "for more tables. Default: every combination of --players distinct agents.")
-@click.option("--players", type=click.IntRange(2, 4), default=None,
+@click.option("--players", type=_Int(2, 4), default=None,
               help="Seats per table for the default tables (default 2).")
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--games", type=_Int(1, L.MAX_DEALS), default=10, show_default=True,
               help="Deals per table. Each deal (one seeded bag) is played in every cyclic "
                    "rotation of the seats, so a table of N seats plays N games per deal.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the deals and of the agents.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", type=_Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Games played in parallel (1: in this process).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help='local processes, or a Ray cluster (pip install "tne-ai[ray]").')
@@ -367,7 +494,7 @@ def _tournament_text(result):
               help="Two agents only: stop as soon as the GSPRT (alpha=beta=0.05) accepts "
                    "elo <= ELO0 or elo >= ELO1 (the second agent against the first), checked "
                    "after each deal; --games is then the most deals per table.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--max-moves", type=_Int(1, L.MAX_PLIES), default=2000, show_default=True,
               help="Plies (actions and decisions) after which a game is cut, scored as it "
                    "stands and marked truncated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
@@ -432,7 +559,7 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
 @click.argument("record_file", metavar="RECORD.jsonl")
 @click.option("--game", "game", default=None, metavar="ID",
               help="The game id (meta.game_id, e.g. t0-d1-r0). Default: the first record.")
-@click.option("--ply", type=click.IntRange(min=0), default=None,
+@click.option("--ply", type=_Int(0, L.MAX_PLIES), default=None,
               help="Moves to replay (default: all, the end of the game).")
 @click.option("--json", "as_json", is_flag=True, help="Print the position file instead.")
 def replay(record_file, game, ply, as_json):
