@@ -537,7 +537,8 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
             result = run_tournament(agents, tables=tables, players=players, games=games,
                                     seed=seed, jobs=jobs, backend=backend,
                                     ray_address=ray_address, out=out, resume=resume,
-                                    sprt=sprt_elos, max_moves=max_moves, progress=progress)
+                                    sprt=sprt_elos, max_moves=max_moves, progress=progress,
+                                    warn=lambda text: click.echo(f"tne: note: {text}", err=True))
     except KeyboardInterrupt:
         if bar is not None:
             bar.__exit__(None, None, None)
