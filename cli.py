@@ -384,15 +384,55 @@ def bench(quick, as_json, save, compare):
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Where the game record goes (default: tne-game.json, or the next free "
                    "tne-game-N.json).")
-def play(players, ai_spec, seat, seed, out):
+@click.option("--resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Continue the game saved in FILE (its players, seat, seed and AI); it is "
+                   "saved back there unless --out says otherwise.")
+def play(players, ai_spec, seat, seed, out, resume):
     """Play against the AI in the terminal (type help once it starts).
 
-    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input."""
+    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input;
+    `tne replay FILE` shows it and `tne play --resume FILE` continues it."""
     from tne_ai.play import default_record_path, play as play_game
 
+    if out is None:
+        out = resume if resume is not None else default_record_path()
     with _reported():
-        play_game(players, ai_spec, seat, seed, read=input, write=click.echo,
-                  out=out if out is not None else default_record_path())
+        play_game(players, ai_spec, seat, seed, read=_line_reader(), write=click.echo, out=out,
+                  resume=resume)
+
+
+class _PipeLines:
+    """``input()`` for a stdin that is a pipe or a file: reads the file descriptor itself
+    with short select() timeouts, so that the main thread runs Python often and a Ctrl-C
+    (SIGINT), whichever thread the kernel hands it to, stops the read at once."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buffer = b""
+        self.ended = False
+
+    def __call__(self, prompt=""):
+        import select
+        click.echo(prompt, nl=False)
+        sys.stdout.flush()
+        while b"\n" not in self.buffer and not self.ended:
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.fd, 65536)
+                self.buffer += chunk
+                self.ended = not chunk
+        if not self.buffer:
+            raise EOFError
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def _line_reader():
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):   # click's CliRunner: an in-memory stdin
+        return input
+    return input if os.isatty(fd) else _PipeLines(fd)
 
 
 def _parse_agents(items):
@@ -580,7 +620,7 @@ def replay(record_file, game, ply, as_json):
                        for a in meta.get("agents", []))
     moves = len(record["moves"])
     done = moves if ply is None else ply
-    click.echo(f"game {meta.get('game_id', '?')}, after {done} of {moves} moves"
+    click.echo(f"game {meta.get('game_id', record_file)}, after {done} of {moves} moves"
                + (f"; seats: {agents}" if agents else "")
                + ("; truncated" if meta.get("truncated") and done == moves else ""))
     click.echo(str(p))

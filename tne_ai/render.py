@@ -14,7 +14,7 @@ from .formats import board_cells
 from .notation import move_text
 
 LEGEND = (". land  ~ river  r b g k tiles (red blue green black)  # monument tile  "
-          "x catastrophe  * treasure  0R leader (player digit, colour letter)")
+          "x catastrophe  * treasure  R0 leader (colour letter in capitals, then the player)")
 
 
 def _bit(bb, base, s):
@@ -25,7 +25,7 @@ def _cell(st, bb, cells, leaders, s):
     """The 2-character cell of square s (cells: formats.board_cells)."""
     if s in leaders:
         p, c = leaders[s]
-        return f"{p}{B.COLOUR_LETTERS[c].upper()}"
+        return f"{B.COLOUR_LETTERS[c].upper()}{p}"   # K0, not 0K (which reads as OK)
     ch = cells[s]
     if ch in ".~x":
         return ch + " "
