@@ -277,10 +277,13 @@ def show(position, viewer, svg_file):
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
 def legal(position, moves, seed):
-    """List the legal moves after MOVEs, sorted, one per line."""
+    """List the legal moves after MOVEs, one per line: by kind, colour, then square in
+    board order (A1 B1 ... P1 A2 ...)."""
     p = _play(_load_position(position, seed), moves)
-    for text in sorted(str(m) for m in p.legal_moves()):
-        click.echo(text)
+    # by kind (SPEC section 8's order), then colour, then square in board order (A1 B1 .. P1
+    # A2 ..): the order of the action codes
+    for move in sorted(p.legal_moves(), key=lambda m: m.code):
+        click.echo(str(move))
 
 
 @main.command()
@@ -357,7 +360,9 @@ def bench(quick, as_json, save, compare):
     if compare is not None:
         try:
             old = load_saved(compare)
-        except (OSError, ValueError) as e:
+        except OSError as e:
+            raise CliError(f"{compare}: cannot read: {e.strerror or _one_line(e)}") from None
+        except (ValueError, RecursionError) as e:
             raise CliError(f"{compare}: {_one_line(e)}") from None
     result = run_all(quick=quick, progress=lambda text: click.echo(f"bench: {text}", err=True))
     if save is not None:

@@ -80,7 +80,15 @@ def test_legal_on_a_start_position(tmp_path):
     result = run("legal", write(tmp_path, d))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines == sorted(lines)
+    # sorted by kind in SPEC section 8's order, then colour, then square in board order
+    # (row by row: A1 B1 .. P1 A2 .., so A2 before A10, not after it as text would have it)
+    kinds = ["tile", "leader", "withdraw", "catastrophe", "swap", "pass"]
+    assert [kinds.index(x.split()[0]) for x in lines] == \
+        sorted(kinds.index(x.split()[0]) for x in lines)
+    reds = [x.split()[2] for x in lines if x.startswith("tile red ")]
+    board_order = [(int(sq[1:]), sq[0]) for sq in reds]
+    assert board_order == sorted(board_order)
+    assert reds.index("A2") < reds.index("A10")     # both empty land at the start
     assert len(lines) == len(set(lines))
     assert "pass" in lines
     # No leader is on the board: nothing to withdraw.

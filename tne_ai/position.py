@@ -170,7 +170,8 @@ class Position:
             return "your hand does not hold those tiles"
         if verb == "commit":
             colour = "red" if pend["kind"] == "revolt" else B.COLOURS[int(p.st[S.CF_COLOUR])]
-            return f"you can commit at most {hand[colour]} {colour} tiles (your hand)"
+            most = hand[colour]
+            return f"you can commit at most {most} {colour} tile{'' if most == 1 else 's'} (your hand)"
         if verb == "war":
             return f"there is no war in {words[1]} to choose"
         if verb == "monument":
