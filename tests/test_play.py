@@ -302,3 +302,34 @@ def test_real_process_ctrl_c_saves_the_record(tmp_path):
     assert "stopped (interrupted) after 0 moves" in stdout.decode()
     record = load_game_record(out.read_text(encoding="utf-8"))
     assert record["moves"] == [] and record["meta"]["truncated"] is True
+
+
+# --- a conflict is told, not silent ---------------------------------------------------------------
+
+def test_a_decided_revolt_is_told_with_strengths_commits_winner_removals_and_points():
+    # player 0's red leader on O2 revolts against player 1's on P1: both stand next to the
+    # temple on P2 and nothing else red (O1, N2, O3 are empty), so each has strength 1 on the
+    # board (SPEC section 3).  Player 0 committed 1 red tile; player 1 now commits 1: 2 against
+    # 2, a tie, so the defender wins; the attacker's leader leaves O2, no board tile is removed,
+    # and player 1 scores 1 red point.
+    from test_render_svg import sample
+    from tne_ai.notation import parse_move
+    from tne_ai.play import conflict_lines, strength_line
+    d, _ = sample()
+    d = dict(d, pending={"kind": "revolt", "colour": "red", "attacker": 0, "defender": 1,
+                         "attacker_commit": 1})
+    d["leaders"] = [[0, "red", "O2"], [1, "red", "P1"]]
+    d["hands"][0]["red"] -= 1
+    d["out_of_game"]["red"] += 1
+    before = Position.from_json(d)
+    assert strength_line(before) == ("strength: attacker player 0 1 on the board + 1 committed "
+                                     "= 2; defender player 1 1 on the board (ties go to the "
+                                     "defender)")
+    after = before.copy()
+    after.push("commit 1")
+    assert conflict_lines(before, parse_move("commit 1"), after) == [
+        "revolt (red): player 0 attacked with 1 on the board + 1 committed = 2; player 1 "
+        "defended with 1 + 1 = 2; player 1 wins (ties go to the defender)",
+        "removed: player 0's red leader from O2",
+        "scored: player 1 +1 red"]
+
