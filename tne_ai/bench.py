@@ -134,11 +134,17 @@ def measure_bestmove(repeats=3, iterations=1000):
     example = os.path.join(ROOT, "examples", "start.json")
     cmd = [sys.executable, "-c", "import sys; from cli import main; main(prog_name='tne')",
            "bestmove", example, "--iterations", str(iterations)]
-    subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)  # fill the cache
+    def answer():
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:   # say why, not just that it failed
+            tail = " | ".join(done.stderr.strip().splitlines()[-3:])
+            raise RuntimeError(f"tne bestmove exited {done.returncode}: {tail}")
+
+    answer()  # fill the cache
 
     def once():
         t = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
+        answer()
         return time.perf_counter() - t
     return _repeat(once, repeats)
 

@@ -25,7 +25,8 @@ One JSON object (SPEC.md section 9).  Keys, in the order this module writes them
 ``hand_sizes``       optional: per player the number of tiles in hand.  Needed only when an
                      unknown hand does not hold 6 tiles; written then (for every player)
 ``catastrophes``     per player the catastrophe tiles still held (0 to 2)
-``scores``           per player ``{"red", "blue", "green", "black", "treasure"}``
+``scores``           per player ``{"red", "blue", "green", "black", "treasure"}``: colour
+                     scores 0 to limits.MAX_SCORE (1,000,000), treasures 0 to 10
 ``bag``              optional: a string of colour letters (``"rkbbg..."``: draws come from its
                      front) or counts ``{"red": n, ...}`` (draws are random).  It may be omitted
                      only when some hand is unknown; then the unseen pool (153 tiles less the
@@ -62,7 +63,9 @@ One JSON object (SPEC.md section 9).  Keys, in the order this module writes them
                      (C is a full colour name, SQ a square name such as ``"F4"``, P and Q player
                      indices, N 0 to 6.)
 
-No other key is accepted.  Everything is checked (row lengths, terrain, leaders next to a
+The file is UTF-8 JSON (no NaN or Infinity), nested at most limits.MAX_JSON_DEPTH (32)
+deep, with integer literals of at most limits.MAX_INT_DIGITS (30) digits; squares and colours
+are ASCII.  No other key is accepted.  Everything is checked (row lengths, terrain, leaders next to a
 temple, tile and treasure conservation, the pending decision against the board, ...); an
 inconsistency raises ``PositionError`` whose message starts with the field at fault.
 
