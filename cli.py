@@ -1,15 +1,21 @@
 """The `tne` command line: a thin shell over tne_ai (parse, call the library, print).
 
 Every error a user can cause (a file that cannot be read, text that is not JSON, a position
-the library rejects, a move that does not parse or is not legal) is reported as one line,
-``tne: error: <message>``, on stderr with exit status 2; nothing is written to ``-o``.
-Click's own usage errors (an unknown option, ``--players 5``) keep click's format.
+the library rejects, a move that does not parse or is not legal, an option out of its range,
+a missing argument) is reported as one line, ``tne: error: <message>``, on stderr with exit
+status 2; nothing is written to ``-o``.  The bounds of counts and budgets are those of
+tne_ai/limits.py (README, "Limits").
 """
 import contextlib
 import json
+import math
+import os
+import re
 import sys
 
 import click
+
+from tne_ai import limits as L
 
 
 class CliError(click.ClickException):
@@ -18,11 +24,101 @@ class CliError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None):
-        click.echo(f"tne: error: {self.format_message()}", err=True)
+        click.echo(f"tne: error: {_error_line(self.format_message())}", err=True)
 
 
 def _one_line(text):
     return " ".join(str(text).split())
+
+
+def _error_line(message):
+    """The one stderr line of an error: no line breaks, at most a few hundred characters."""
+    return L.clip(_one_line(message), 2 * L.MAX_ECHO)
+
+
+class _Int(click.ParamType):
+    """An integer lo..hi written in ASCII digits (click's int also takes '٣' and '1_0')."""
+
+    name = "integer"
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):
+                self.fail(f"{L.clip(text, 40)!r} is not an integer", param, ctx)
+            number = int(text)
+        if not self.lo <= number <= self.hi:
+            self.fail(f"{number if abs(number) < 10 ** 24 else L.clip(str(number), 24)} is not "
+                      f"in the range {self.lo}..{self.hi}", param, ctx)
+        return number
+
+    def get_metavar(self, param, ctx=None):
+        return f"{self.lo}..{self.hi}"
+
+
+class _Seconds(click.ParamType):
+    """A finite number of seconds, 0 < x <= limits.MAX_SECONDS (no inf, no nan)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})"
+                                r"([eE][+-]?[0-9]{1,3})?", text):
+                self.fail(f"{L.clip(text, 40)!r} is not a number of seconds", param, ctx)
+            number = float(text)
+        if not (math.isfinite(number) and 0 < number <= L.MAX_SECONDS):
+            self.fail(f"{L.clip(str(value), 40)} is not in the range 0 < x <= "
+                      f"{L.MAX_SECONDS:g}", param, ctx)
+        return number
+
+
+SEED = _Int(0, L.MAX_SEED)
+
+
+def _usage_error_line(e):
+    """One line for an error click caught while parsing the command line."""
+    if isinstance(e, click.BadParameter) and e.param is not None \
+            and not isinstance(e, click.MissingParameter):
+        hint = max(e.param.opts, key=len) if getattr(e.param, "opts", None) and \
+            e.param.param_type_name == "option" else e.param.human_readable_name
+        return f"{hint}: {e.message.rstrip('.')}"
+    text = e.format_message().rstrip(".")
+    command = e.ctx.command_path if e.ctx is not None else "tne"
+    return f"{text[:1].lower() + text[1:]} (see '{command} --help')"
+
+
+class _Tne(click.Group):
+    """The tne group: every click error becomes one line ``tne: error: ...``, exit 2."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        extra.pop("standalone_mode", None)
+        try:
+            rv = super().main(args, prog_name=prog_name, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        except CliError as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            click.echo(f"tne: error: {_error_line(_usage_error_line(e))}", err=True)
+            sys.exit(2)
+        except click.ClickException as e:
+            click.echo(f"tne: error: {_error_line(e.format_message())}", err=True)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("tne: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 @contextlib.contextmanager
@@ -38,29 +134,31 @@ def _reported(what=None):
 
 
 def _read_text(path, name):
+    """The UTF-8 text of file ``path`` (``-``: stdin)."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
+                sys.stdin.read().encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as e:
         raise CliError(f"{name}: cannot read: {e.strerror or _one_line(e)}") from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CliError(f"{name}: not UTF-8 text: {_one_line(e)}") from None
+        raise CliError(f"{name}: not UTF-8 text: {e.reason} at byte {e.start}") from None
 
 
 def _load_position(path, seed=0):
     """The Position in file ``path`` (``-`` = stdin); draws of a counted bag use ``seed``."""
+    from tne_ai.formats import parse_json
     from tne_ai.position import Position
 
     name = "stdin" if path == "-" else path
     text = _read_text(path, name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CliError(f"{name}: not valid JSON: {_one_line(e)}") from None
-    if not isinstance(data, dict):
-        raise CliError(f"{name}: a position file is a JSON object, not {type(data).__name__}")
+    with _reported():
+        data = parse_json(text, name)
     with _reported(name):
         return Position.from_json(data, seed=seed)
 
@@ -91,19 +189,48 @@ def _position_json(p):
     return "{\n" + ",\n".join(f"  {json.dumps(k)}: {value(v)}" for k, v in p.to_json().items()) + "\n}"
 
 
-@click.group(name="tne", context_settings={"help_option_names": ["-h", "--help"]})
-def main():
-    """Tigris & Euphrates: positions, legal moves and (later) an AI player.
+def kernel_cache_is_cold():
+    """Whether numba has not yet cached the engine's kernels (the first run compiles them for
+    about 40 s): no cache index of the move generator where numba keeps it."""
+    import glob
+    import importlib.util
+
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if cache_dir:
+        pattern = os.path.join(cache_dir, "**", "movegen.legal_moves-*.nbi")
+    else:
+        root = importlib.util.find_spec("tne_ai").submodule_search_locations[0]
+        pattern = os.path.join(root, "engine", "__pycache__", "movegen.legal_moves-*.nbi")
+    return not glob.glob(pattern, recursive=True)
+
+
+def _show_version(ctx, param, value):
+    if value and not ctx.resilient_parsing:
+        from tne_ai import __version__
+        click.echo(f"tne {__version__}")
+        ctx.exit(0)
+
+
+@click.group(name="tne", cls=_Tne, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version, help="Print the version and exit.")
+@click.pass_context
+def main(ctx):
+    """Tigris & Euphrates: positions, legal moves, an AI player, tournaments.
 
     POSITION is a tne-position/1 JSON file (SPEC.md section 9), or - for stdin.
     Moves use the SPEC.md notation, one shell word each: 'tile red F4', 'commit 2', 'pass'.
+    Errors are one line 'tne: error: ...' on stderr, exit status 2, nothing written.
     """
+    helping = any(a in ("-h", "--help") for a in sys.argv[1:])
+    if not helping and sys.stderr.isatty() and kernel_cache_is_cold():
+        click.echo("tne: compiling kernels, first run only (about 40 s)...", err=True)
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+@click.option("--players", type=_Int(2, 4), default=2, show_default=True,
               help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bag shuffle.")
 def new(players, seed):
     """Print the start position of a new game."""
@@ -124,7 +251,7 @@ def _write_svg(path, text):
 
 @main.command()
 @click.argument("position")
-@click.option("--as", "viewer", type=int, default=None, metavar="PLAYER",
+@click.option("--as", "viewer", type=_Int(0, 3), default=None, metavar="PLAYER",
               help="Show the position as PLAYER sees it: other players' hands hidden.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the position as an SVG picture in FILE.")
@@ -147,19 +274,22 @@ def show(position, viewer, svg_file):
 @main.command()
 @click.argument("position")
 @click.argument("moves", nargs=-1, metavar="[MOVE]...")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
 def legal(position, moves, seed):
-    """List the legal moves after MOVEs, sorted, one per line."""
+    """List the legal moves after MOVEs, one per line: by kind, colour, then square in
+    board order (A1 B1 ... P1 A2 ...)."""
     p = _play(_load_position(position, seed), moves)
-    for text in sorted(str(m) for m in p.legal_moves()):
-        click.echo(text)
+    # by kind (SPEC section 8's order), then colour, then square in board order (A1 B1 .. P1
+    # A2 ..): the order of the action codes
+    for move in sorted(p.legal_moves(), key=lambda m: m.code):
+        click.echo(str(move))
 
 
 @main.command()
 @click.argument("position")
 @click.argument("moves", nargs=-1, required=True, metavar="MOVE...")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the resulting position to FILE instead of stdout.")
@@ -179,13 +309,13 @@ def apply(position, moves, seed, output):
 
 @main.command()
 @click.argument("position")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "seconds", type=_Seconds(), default=None,
               help="Seconds to think (default 1.0 when --iterations is not given).")
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=_Int(1, L.MAX_ITERATIONS), default=None,
               help="Search iterations (with --time: whichever is reached first).")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--threads", type=_Int(1, L.MAX_THREADS), default=1, show_default=True,
               help="Root-parallel search trees.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the position in FILE (SVG) with the move and the next best "
@@ -248,7 +378,9 @@ def bench(quick, as_json, save, compare):
     if compare is not None:
         try:
             old = load_saved(compare)
-        except (OSError, ValueError) as e:
+        except OSError as e:
+            raise CliError(f"{compare}: cannot read: {e.strerror or _one_line(e)}") from None
+        except (ValueError, RecursionError) as e:
             raise CliError(f"{compare}: {_one_line(e)}") from None
     result = run_all(quick=quick, progress=lambda text: click.echo(f"bench: {text}", err=True))
     if save is not None:
@@ -264,26 +396,66 @@ def bench(quick, as_json, save, compare):
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+@click.option("--players", type=_Int(2, 4), default=2, show_default=True,
               help="Number of players.")
 @click.option("--ai", "ai_spec", default="mcts:time=1", show_default=True, metavar="SPEC",
               help="The agent in every other seat: random, greedy, mcts:time=1, ...")
-@click.option("--seat", type=int, default=0, show_default=True,
+@click.option("--seat", type=_Int(0, 3), default=0, show_default=True,
               help="Your seat (player number; player 0 moves first).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bag shuffle and of the AI.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Where the game record goes (default: tne-game.json, or the next free "
                    "tne-game-N.json).")
-def play(players, ai_spec, seat, seed, out):
+@click.option("--resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Continue the game saved in FILE (its players, seat, seed and AI); it is "
+                   "saved back there unless --out says otherwise.")
+def play(players, ai_spec, seat, seed, out, resume):
     """Play against the AI in the terminal (type help once it starts).
 
-    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input."""
+    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input;
+    `tne replay FILE` shows it and `tne play --resume FILE` continues it."""
     from tne_ai.play import default_record_path, play as play_game
 
+    if out is None:
+        out = resume if resume is not None else default_record_path()
     with _reported():
-        play_game(players, ai_spec, seat, seed, read=input, write=click.echo,
-                  out=out if out is not None else default_record_path())
+        play_game(players, ai_spec, seat, seed, read=_line_reader(), write=click.echo, out=out,
+                  resume=resume)
+
+
+class _PipeLines:
+    """``input()`` for a stdin that is a pipe or a file: reads the file descriptor itself
+    with short select() timeouts, so that the main thread runs Python often and a Ctrl-C
+    (SIGINT), whichever thread the kernel hands it to, stops the read at once."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buffer = b""
+        self.ended = False
+
+    def __call__(self, prompt=""):
+        import select
+        click.echo(prompt, nl=False)
+        sys.stdout.flush()
+        while b"\n" not in self.buffer and not self.ended:
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.fd, 65536)
+                self.buffer += chunk
+                self.ended = not chunk
+        if not self.buffer:
+            raise EOFError
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def _line_reader():
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):   # click's CliRunner: an in-memory stdin
+        return input
+    return input if os.isatty(fd) else _PipeLines(fd)
 
 
 
@@ -387,14 +559,14 @@ def _tournament_text(result):
 @click.option("--table", "table_items", multiple=True, metavar="NAME,NAME,...",
               help="A table: agent names by seat, repeats allowed (m,g,g,g); repeat the option "
                    "for more tables. Default: every combination of --players distinct agents.")
-@click.option("--players", type=click.IntRange(2, 4), default=None,
+@click.option("--players", type=_Int(2, 4), default=None,
               help="Seats per table for the default tables (default 2).")
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--games", type=_Int(1, L.MAX_DEALS), default=10, show_default=True,
               help="Deals per table. Each deal (one seeded bag) is played in every cyclic "
                    "rotation of the seats, so a table of N seats plays N games per deal.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the deals and of the agents.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", type=_Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Games played in parallel (1: in this process).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help='local processes, or a Ray cluster (pip install "tne-ai[ray]").')
@@ -408,7 +580,7 @@ def _tournament_text(result):
               help="Two agents only: stop as soon as the GSPRT (alpha=beta=0.05) accepts "
                    "elo <= ELO0 or elo >= ELO1 (the second agent against the first), checked "
                    "after each deal; --games is then the most deals per table.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--max-moves", type=_Int(1, L.MAX_PLIES), default=2000, show_default=True,
               help="Plies (actions and decisions) after which a game is cut, scored as it "
                    "stands and marked truncated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
@@ -451,7 +623,8 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
             result = run_tournament(agents, tables=tables, players=players, games=games,
                                     seed=seed, jobs=jobs, backend=backend,
                                     ray_address=ray_address, out=out, resume=resume,
-                                    sprt=sprt_elos, max_moves=max_moves, progress=progress)
+                                    sprt=sprt_elos, max_moves=max_moves, progress=progress,
+                                    warn=lambda text: click.echo(f"tne: note: {text}", err=True))
     except KeyboardInterrupt:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -629,7 +802,7 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
 @click.argument("record_file", metavar="RECORD.jsonl")
 @click.option("--game", "game", default=None, metavar="ID",
               help="The game id (meta.game_id, e.g. t0-d1-r0). Default: the first record.")
-@click.option("--ply", type=click.IntRange(min=0), default=None,
+@click.option("--ply", type=_Int(0, L.MAX_PLIES), default=None,
               help="Moves to replay (default: all, the end of the game).")
 @click.option("--json", "as_json", is_flag=True, help="Print the position file instead.")
 def replay(record_file, game, ply, as_json):
@@ -649,7 +822,7 @@ def replay(record_file, game, ply, as_json):
                        for a in meta.get("agents", []))
     moves = len(record["moves"])
     done = moves if ply is None else ply
-    click.echo(f"game {meta.get('game_id', '?')}, after {done} of {moves} moves"
+    click.echo(f"game {meta.get('game_id', record_file)}, after {done} of {moves} moves"
                + (f"; seats: {agents}" if agents else "")
                + ("; truncated" if meta.get("truncated") and done == moves else ""))
     analysis = meta.get("analysis")

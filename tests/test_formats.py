@@ -97,8 +97,8 @@ def revolt(commit=None):
 
 
 def war_board():
-    """Row 10: E10 0R, F10 temple, G10 0K, H10 green, I10 black (the unifying tile), J10 red,
-    K10 1R; row 11: J11 1K, K11 temple.  Kingdoms {E10..H10} and {J10, K10, J11, K11} meet
+    """Row 10: E10 R0, F10 temple, G10 K0, H10 green, I10 black (the unifying tile), J10 red,
+    K10 R1; row 11: J11 K1, K11 temple.  Kingdoms {E10..H10} and {J10, K10, J11, K11} meet
     at I10 with red and black in conflict.  Player 1 placed I10 (his second action).
     Bag: red 57-11-2-1 = 43, blue 36-1-2 = 33, green 30-1-2-1 = 26, black 30-1-1-1 = 27."""
     d = full()
@@ -740,8 +740,8 @@ def test_ascii_board_war_position():
     assert [line.split()[0] for line in lines[1:12]] == [str(r) for r in range(1, 12)]
     assert len(lines) == 13
     assert "catastrophe" in lines[12] and "treasure" in lines[12]
-    expected = {"E10": "0R", "F10": "r*", "G10": "0K", "H10": "g ", "I10": "k ", "J10": "r ",
-                "K10": "1R", "J11": "1K", "K11": "r*", "A1": ". ", "E1": "~ ", "K1": "r*",
+    expected = {"E10": "R0", "F10": "r*", "G10": "K0", "H10": "g ", "I10": "k ", "J10": "r ",
+                "K10": "R1", "J11": "K1", "K11": "r*", "A1": ". ", "E1": "~ ", "K1": "r*",
                 "A4": "~ ", "H5": ". "}
     for name, drawn in expected.items():
         assert cell(text, name) == drawn, name
@@ -750,8 +750,8 @@ def test_ascii_board_war_position():
 def test_ascii_board_monuments_catastrophe_treasure_taken():
     st, _, _ = position_from_dict(game_over())
     text = ascii_board(st)
-    expected = {"B10": "# ", "C11": "# ", "E9": "# ", "F10": "#*", "H5": "x ", "L1": "0K",
-                "H7": "1R", "K1": "r*", "B2": "r ", "I7": "r ", "K11": "r "}
+    expected = {"B10": "# ", "C11": "# ", "E9": "# ", "F10": "#*", "H5": "x ", "L1": "K0",
+                "H7": "R1", "K1": "r*", "B2": "r ", "I7": "r ", "K11": "r "}
     for name, drawn in expected.items():
         assert cell(text, name) == drawn, name
 
@@ -760,7 +760,7 @@ def test_ascii_board_blue_tiles_on_the_river():
     st, _, _ = position_from_dict(treasure())
     text = ascii_board(st)
     assert [cell(text, n) for n in ("B2", "C2", "D2", "D3", "E3", "F3", "C3")] == \
-        ["r*", "r ", "r ", "b ", "b ", "r*", "0G"]
+        ["r*", "r ", "r ", "b ", "b ", "r*", "G0"]
 
 
 def test_summary_hides_hands_from_a_viewer():

@@ -1,5 +1,7 @@
-"""Random-game fuzzing: 200 seeded games, uniform over the legal moves, with the invariants of
-DEVELOPERS.md checked after every move and the position file round-tripped after every move."""
+"""Random-game fuzzing: 200 seeded games, uniform over the legal moves, with the rules'
+invariants checked after every move (153 tiles accounted for, leaders next to a temple, no two
+same-colour leaders in one kingdom between actions, hands of at most 6: SPEC sections 1-3 and 9)
+and the position file round-tripped after every move."""
 import numpy as np
 import pytest
 

@@ -1,5 +1,5 @@
-"""Move counts: every perft count of tests/data/perft (a copy of the project's shared/perft:
-30 positions counted by an independent implementation of SPEC)."""
+"""Move counts: every perft count of tests/data/perft (30 positions whose counts were worked
+out by an independent implementation of SPEC)."""
 import glob
 import json
 import os

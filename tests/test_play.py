@@ -2,8 +2,8 @@
 
 The person is driven two ways: through the real command (click's CliRunner, stdin lines) and
 through play()'s injected ``read``/``write`` callables, where a scripted person reads the
-prompts and the ``?`` listing like a human would.  What is expected comes from the rules and
-from the issue's contract: pass is always a legal action; a player with no leader on the board
+prompts and the ``?`` listing like a human would.  What is expected comes from the rules
+(SPEC sections 3 and 8): pass is always a legal action; a player with no leader on the board
 who never places a tile is never asked a decision (he is in no revolt, war, monument or
 treasure) and never scores; bad input gets the reason and the same prompt again; the record
 is saved however the game stops.
@@ -111,7 +111,7 @@ def test_whole_game_against_random_through_the_cli(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     record = load_game_record(out.read_text(encoding="utf-8"))
-    assert record["meta"] == {"agents": ["human", "random"], "seed": 5, "human_seat": 0,
+    assert record["meta"] == {"agents": ["human", "random"], "ai": "random", "seed": 5, "human_seat": 0,
                               "truncated": False}
     p, by_seat = replay(record)
     assert p.is_over()
@@ -230,7 +230,7 @@ def test_cli_end_of_input_saves_the_record(tmp_path):
     assert result.exit_code == 0, result.output
     record = load_game_record(out.read_text(encoding="utf-8"))
     assert record["moves"] == ["pass"]
-    assert record["meta"] == {"agents": ["human", "random"], "seed": 2, "human_seat": 0,
+    assert record["meta"] == {"agents": ["human", "random"], "ai": "random", "seed": 2, "human_seat": 0,
                               "truncated": True}
     assert "stopped (end of input) after 1 move" in result.output
 
@@ -259,29 +259,77 @@ def test_cli_bad_options_write_nothing(tmp_path):
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
+def default_sigint():
+    """In the child: Ctrl-C's default action, even when this test run ignores SIGINT (as a
+    background job of a shell does), so that Python turns it into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_real_process_ctrl_c_saves_the_record(tmp_path):
     """A real `tne play`: wait for the first prompt, press Ctrl-C (SIGINT)."""
     out = tmp_path / "game.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "play", "--ai", "random",
                              "--out", str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=tmp_path, env=env)
-    seen = b""
-    try:
-        while not seen.endswith(b"> "):
+                            stderr=subprocess.PIPE, cwd=tmp_path, env=env,
+                            preexec_fn=default_sigint)
+
+    def read_until(marker, seen=b""):
+        while marker not in seen:
             ready, _, _ = select.select([proc.stdout], [], [], 120)  # a guard against a hang
             assert ready, seen.decode()
             chunk = os.read(proc.stdout.fileno(), 65536)
             assert chunk, seen.decode() + proc.stderr.read().decode()
             seen += chunk
+        return seen
+
+    try:
+        seen = read_until(b"> ")
+        prompt = seen.decode()
         proc.send_signal(signal.SIGINT)
+        # stdin stays open until the game has said it stopped: closing it first would race
+        # the signal (end of input instead of interrupted) on a loaded machine
+        after = read_until(b"game record written", b"")
         stdout, stderr = proc.communicate(timeout=120)
+        stdout = after + stdout
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, stderr.decode()
     assert b"Traceback" not in stderr
-    assert seen.decode().endswith(ACTION_PROMPT)
+    assert prompt.endswith(ACTION_PROMPT)
     assert "stopped (interrupted) after 0 moves" in stdout.decode()
     record = load_game_record(out.read_text(encoding="utf-8"))
     assert record["moves"] == [] and record["meta"]["truncated"] is True
+
+
+# --- a conflict is told, not silent ---------------------------------------------------------------
+
+def test_a_decided_revolt_is_told_with_strengths_commits_winner_removals_and_points():
+    # player 0's red leader on O2 revolts against player 1's on P1: both stand next to the
+    # temple on P2 and nothing else red (O1, N2, O3 are empty), so each has strength 1 on the
+    # board (SPEC section 3).  Player 0 committed 1 red tile; player 1 now commits 1: 2 against
+    # 2, a tie, so the defender wins; the attacker's leader leaves O2, no board tile is removed,
+    # and player 1 scores 1 red point.
+    from test_render_svg import sample
+    from tne_ai.notation import parse_move
+    from tne_ai.play import conflict_lines, strength_line
+    d, _ = sample()
+    d = dict(d, pending={"kind": "revolt", "colour": "red", "attacker": 0, "defender": 1,
+                         "attacker_commit": 1})
+    d["leaders"] = [[0, "red", "O2"], [1, "red", "P1"]]
+    d["hands"][0]["red"] -= 1
+    d["out_of_game"]["red"] += 1
+    before = Position.from_json(d)
+    assert strength_line(before) == ("strength: attacker player 0 1 on the board + 1 committed "
+                                     "= 2; defender player 1 1 on the board (ties go to the "
+                                     "defender)")
+    after = before.copy()
+    after.push("commit 1")
+    assert conflict_lines(before, parse_move("commit 1"), after) == [
+        "revolt (red): player 0 attacked with 1 on the board + 1 committed = 2; player 1 "
+        "defended with 1 + 1 = 2; player 1 wins (ties go to the defender)",
+        "removed: player 0's red leader from O2",
+        "scored: player 1 +1 red"]
+

@@ -228,3 +228,64 @@ if __name__ == "__main__":
         print(f"wrote {GOLDEN}")
     else:
         print(__doc__)
+
+
+# --- leader marks, legend, scores, the pending conflict ----------------------------------------
+
+def points_of(element):
+    return [tuple(map(float, xy.split(","))) for xy in element.get("points").split()]
+
+
+def test_no_leader_mark_is_a_tile_sign_or_a_treasure():
+    # tile signs: a triangle (red), a circle (green), a square (black), lines (blue);
+    # treasures: a circle or a star.  Each player's leader is a polygon of 6, 4, 5 or 12
+    # corners (hexagon, diamond, pentagon, cross): none of those shapes.
+    # one leader per player, each next to a different starting temple (K1, B2, P2, F3)
+    d = position(players=4, leaders=[(0, "red", "J1"), (1, "black", "A2"), (2, "black", "O2"),
+                                     (3, "green", "G3")])
+    root = parse(svg(Position.from_json(d).st))
+    corners = {}
+    for el in with_class(root, "leader"):
+        player = int(el.get("class").split()[1][1:])
+        assert el.find(NS + "circle") is None and el.find(NS + "rect") is None
+        corners[player] = len(points_of(el.find(NS + "polygon")))
+    assert corners == {0: 6, 1: 4, 2: 5, 3: 12}
+
+
+def test_the_legend_names_the_treasures_and_every_players_leader():
+    _, p = sample()
+    legend = with_class(parse(svg(p.st)), "legend")
+    assert len(legend) == 1
+    words = " ".join(t.text for t in legend[0].iter(NS + "text"))
+    assert words == "corner treasure treasure leaders: player 0 player 1"
+
+
+def test_two_digit_scores_do_not_run_into_the_next_colour():
+    d, _ = sample()
+    d["scores"][0].update({"red": 57, "blue": 10, "green": 99, "black": 12})
+    root = parse(svg(Position.from_json(d).st))
+    block = [b for b in with_class(root, "player") if b.get("data-player") == "0"][0]
+    swatches = [float(r.get("x")) for r in block.iter(NS + "rect") if r.get("class") == "swatch"]
+    numbers = {t.text: float(t.get("x")) for t in block.iter(NS + "text")
+               if t.text in ("57", "10", "99", "12")}
+    # at 10 px a digit is about 6.5 px wide: each number ends before the next swatch starts
+    starts = sorted(numbers.values())
+    for x, next_swatch in zip(starts, swatches[1:4]):
+        assert x + 2 * 6.5 < next_swatch
+
+
+def test_a_pending_revolt_rings_both_leaders_and_the_header_names_who_acts():
+    d, _ = sample()
+    d = dict(d, pending={"kind": "revolt", "colour": "red", "attacker": 0, "defender": 1,
+                         "attacker_commit": 1})
+    d["leaders"] = [[0, "red", "O2"], [1, "red", "P1"]]
+    d["hands"][0]["red"] -= 1
+    d["out_of_game"]["red"] += 1
+    root = parse(svg(Position.from_json(d).st))
+    conflict = with_class(root, "conflict")
+    assert len(conflict) == 1
+    centres = {(float(c.get("cx")), float(c.get("cy"))) for c in conflict[0].iter(NS + "circle")}
+    # O2 and P1: columns 14 and 15, rows 2 and 1; squares of 34 px from (26, 24)
+    assert centres == {(26 + 14 * 34 + 17, 24 + 34 + 17), (26 + 15 * 34 + 17, 24 + 17)}
+    header = [t.text for t in root.iter(NS + "text") if (t.text or "").startswith("Player 0's")]
+    assert header == ["Player 0's turn, 2 actions left; player 1 acts"]

@@ -307,7 +307,7 @@ def test_cli_replay_prints_any_moment(tmp_path):
     text = run("replay", out)
     assert text.exit_code == 0 and "game t0-d0-r0" in text.stdout
     assert_user_error(run("replay", out, "--game", "t9-d9-r9"), "no game with id 't9-d9-r9'")
-    assert_user_error(run("replay", out, "--ply", 100000), "ply 100000")
+    assert_user_error(run("replay", out, "--ply", 10000), "ply 10000")
 
 
 @pytest.mark.parametrize("args, fragments", [
@@ -328,11 +328,10 @@ def test_cli_errors_are_one_line_with_status_2(tmp_path, args, fragments):
     assert not out.exists()  # nothing written on failure
 
 
-def test_cli_unknown_option_is_a_usage_error():
-    # click's own usage errors keep click's format (cli.py): status 2, the option named
+def test_cli_unknown_option_is_one_error_line():
+    # click's usage errors are one line too (cli.py): status 2, the option named
     result = run("tournament", "--agent", "r=random", "--agent", "g=greedy", "--frobnicate")
-    assert result.exit_code == 2 and result.stdout == ""
-    assert "No such option '--frobnicate'" in result.stderr and "Traceback" not in result.output
+    assert_user_error(result, "no such option '--frobnicate'")
 
 
 def test_cli_refuses_an_existing_or_unwritable_records_file(tmp_path):

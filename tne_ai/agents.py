@@ -12,8 +12,11 @@ program speaking docs/PROTOCOL.md, see tne_ai.external).  mcts options: iteratio
 evaluation; -1 plays to the end, 0 evaluates at once, the default), leader (evaluation value
 of a leader on the board), seed.  The OpenSpiel agents need the ``openspiel`` extra.
 """
+import re
+
 import numpy as np
 
+from . import limits as L
 from . import state as S
 from .engine.apply import apply_action, conflict_strengths
 from .engine.movegen import legal_moves
@@ -188,6 +191,42 @@ _CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
             "openspiel-mcts": _openspiel_agent("openspiel-mcts"), "engine": _engine_agent}
 
 
+# The range of each numeric option (tne_ai/limits.py; README, "Limits"): (low, high, low open).
+_RANGES = {"seed": (0, L.MAX_SEED, False), "iterations": (1, L.MAX_ITERATIONS, False),
+           "simulations": (1, L.MAX_SIMULATIONS, False), "threads": (1, L.MAX_THREADS, False),
+           "time": (0, L.MAX_SECONDS, True), "c": (0, 1e6, True), "rollout": (-1, L.MAX_PLIES, False),
+           "leader": (-1e6, 1e6, False), "widen": (0, 100, False), "wexp": (0, 4, False),
+           "margin": (0, 1, False), "settle": (0, 1, False), "reuse": (0, 1, False)}
+# the text options with a fixed set of values (weights= is a path, checked when it is read)
+_CHOICES = {"eval": ("model", "basic"), "prior": ("kinds", "none"),
+            "playout": ("engine", "python")}
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
+_FLOAT_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
+
+
+def _option_value(kind, key, text, spec):
+    """One option's value: ASCII numbers only (no inf, nan, '٣'), within _RANGES."""
+    where = f"option {key}={L.clip(text, 40)} in spec '{L.clip(spec, 80)}'"
+    convert = _OPTIONS[kind][key]
+    if convert is str:
+        if key in _CHOICES and text not in _CHOICES[key]:
+            raise AgentSpecError(f"{where}: use one of {', '.join(_CHOICES[key])}")
+        if not text:
+            raise AgentSpecError(f"{where} needs a value")
+        return text
+    pattern = _INT_TEXT if convert is int else _FLOAT_TEXT
+    if not pattern.fullmatch(text):
+        raise AgentSpecError(f"{where} is not a valid {convert.__name__}")
+    value = convert(text)
+    lo, hi, lo_open = _RANGES[key]
+    if value < lo or value > hi or (lo_open and value == lo):
+        def shown(v):
+            return str(v) if isinstance(v, int) else f"{v:g}"
+        low = f"{shown(lo)} < x" if lo_open else f"{shown(lo)} <= x"
+        raise AgentSpecError(f"{where} is out of range ({low} <= {shown(hi)})")
+    return value
+
+
 def parse_spec(spec):
     """(kind, options) of a spec string; AgentSpecError naming what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
@@ -198,29 +237,20 @@ def parse_spec(spec):
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in _OPTIONS:
-        raise AgentSpecError(f"unknown agent '{kind}' in spec '{spec}' (known: {', '.join(_OPTIONS)})")
+        raise AgentSpecError(f"unknown agent '{L.clip(kind, 40)}' in spec '{L.clip(spec, 80)}' "
+                             f"(known: {', '.join(_OPTIONS)})")
     options = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq:
-            raise AgentSpecError(f"option '{item}' in spec '{spec}' needs a value (key=value)")
+            raise AgentSpecError(f"option '{L.clip(item, 40)}' in spec '{L.clip(spec, 80)}' needs "
+                                 f"a value (key=value)")
         if key not in _OPTIONS[kind]:
-            raise AgentSpecError(f"unknown option '{key}' for {kind} in spec '{spec}' "
+            raise AgentSpecError(f"unknown option '{L.clip(key, 40)}' for {kind} in spec "
+                                 f"'{L.clip(spec, 80)}' "
                                  f"(known: {', '.join(_OPTIONS[kind])})")
-        try:
-            options[key] = _OPTIONS[kind][key](value.strip())
-        except ValueError:
-            raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is not "
-                                 f"a valid {_OPTIONS[kind][key].__name__}") from None
-        if key in ("iterations", "threads") and options[key] < 1 or key in ("time", "c") and options[key] <= 0 \
-                or key == "rollout" and options[key] < -1 \
-                or key == "eval" and options[key] not in ("model", "basic") \
-                or key == "prior" and options[key] not in ("kinds", "none") \
-                or key in ("widen", "wexp") and not 0 <= options[key] <= 100 \
-                or key == "margin" and not 0 <= options[key] <= 1 \
-                or key in ("settle", "reuse") and options[key] not in (0, 1):
-            raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is out of range")
+        options[key] = _option_value(kind, key, value.strip(), spec)
     return kind, options
 
 

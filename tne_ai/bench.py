@@ -152,11 +152,17 @@ def measure_bestmove(repeats=3, iterations=1000):
     example = os.path.join(ROOT, "examples", "start.json")
     cmd = [sys.executable, "-c", "import sys; from cli import main; main(prog_name='tne')",
            "bestmove", example, "--iterations", str(iterations)]
-    subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)  # fill the cache
+    def answer():
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:   # say why, not just that it failed
+            tail = " | ".join(done.stderr.strip().splitlines()[-3:])
+            raise RuntimeError(f"tne bestmove exited {done.returncode}: {tail}")
+
+    answer()  # fill the cache
 
     def once():
         t = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
+        answer()
         return time.perf_counter() - t
     return _repeat(once, repeats)
 
@@ -251,18 +257,21 @@ def format_table(result, compare=None):
     lines = [f"tne_ai {m['tne_ai']} ({m['commit'] or 'no commit'})  python {m['python']}  numba {m['numba']}  "
              f"numpy {m['numpy']}  {m['processor']}  {m['cpus']} cpus",
              "median of runs (min .. max)" + ("; ratio = this run / compared run" if compare else "")]
-    head = f"{'figure':<30} {'median':>14} {'min .. max':>27}  unit"
+    figures = result["figures"]
+    wide = max([30] + [len(name) for name in figures])      # long names push the columns right
+    unit = max([4] + [len(f["unit"]) for f in figures.values()])
+    head = f"{'figure':<{wide}} {'median':>14} {'min .. max':>27}  {'unit':<{unit}}"
     if compare:
-        head += "          ratio"
-    lines.append(head)
-    for name, f in result["figures"].items():
+        head += "   ratio"
+    lines.append(head.rstrip())
+    for name, f in figures.items():
         digits = 3 if f["median"] < 100 else 0
-        row = (f"{name:<30} {f['median']:>14,.{digits}f} {f['min']:>12,.{digits}f} .. {f['max']:<12,.{digits}f}"
-               f"  {f['unit']}")
+        row = (f"{name:<{wide}} {f['median']:>14,.{digits}f} {f['min']:>12,.{digits}f} .. "
+               f"{f['max']:<12,.{digits}f}  {f['unit']:<{unit}}")
         if compare:
             old = compare["figures"].get(name)
-            row = f"{row:<92}" + (f" {f['median'] / old['median']:6.2f}x" if old and old["median"] else "      -")
-        lines.append(row)
+            row += f" {f['median'] / old['median']:6.2f}x" if old and old["median"] else "       -"
+        lines.append(row.rstrip())
     return "\n".join(lines)
 
 

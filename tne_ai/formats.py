@@ -25,7 +25,8 @@ One JSON object (SPEC.md section 9).  Keys, in the order this module writes them
 ``hand_sizes``       optional: per player the number of tiles in hand.  Needed only when an
                      unknown hand does not hold 6 tiles; written then (for every player)
 ``catastrophes``     per player the catastrophe tiles still held (0 to 2)
-``scores``           per player ``{"red", "blue", "green", "black", "treasure"}``
+``scores``           per player ``{"red", "blue", "green", "black", "treasure"}``: colour
+                     scores 0 to limits.MAX_SCORE (1,000,000), treasures 0 to 10
 ``bag``              optional: a string of colour letters (``"rkbbg..."``: draws come from its
                      front) or counts ``{"red": n, ...}`` (draws are random).  It may be omitted
                      only when some hand is unknown; then the unseen pool (153 tiles less the
@@ -62,7 +63,9 @@ One JSON object (SPEC.md section 9).  Keys, in the order this module writes them
                      (C is a full colour name, SQ a square name such as ``"F4"``, P and Q player
                      indices, N 0 to 6.)
 
-No other key is accepted.  Everything is checked (row lengths, terrain, leaders next to a
+The file is UTF-8 JSON (no NaN or Infinity), nested at most limits.MAX_JSON_DEPTH (32)
+deep, with integer literals of at most limits.MAX_INT_DIGITS (30) digits; squares and colours
+are ASCII.  No other key is accepted.  Everything is checked (row lengths, terrain, leaders next to a
 temple, tile and treasure conservation, the pending decision against the board, ...); an
 inconsistency raises ``PositionError`` whose message starts with the field at fault.
 
@@ -90,6 +93,7 @@ import numpy as np
 from . import board as B
 from . import state as S
 from .errors import NotationError, PositionError
+from .limits import MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_PLIES, MAX_SCORE, MAX_SEED, clip
 from .notation import parse_move
 
 FORMAT = "tne-position/1"
@@ -119,27 +123,46 @@ _CORNERS = frozenset(B.CORNER_SQUARES)
 # --- small checks -----------------------------------------------------------------------------
 
 def _fail(field, message):
-    raise PositionError(f"{field}: {message}")
+    raise PositionError(f"{field}: {message}" if field else message)
 
 
-def _show(value):
-    try:
+def _show(value, depth=0):
+    """A short JSON-like text of a (possibly hostile) value for an error message: nesting,
+    long strings and huge integers are cut (limits.MAX_ECHO), nothing recurses deeply."""
+    if isinstance(value, bool) or value is None:
         return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return str(value)
+    if isinstance(value, float):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return json.dumps(clip(value, 60))
+    if isinstance(value, (list, tuple, dict)):
+        if depth >= 2:
+            return "[...]" if not isinstance(value, dict) else "{...}"
+        if isinstance(value, dict):
+            items = [f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in
+                     list(value.items())[:6]]
+            more = ", ..." if len(value) > 6 else ""
+            return clip("{" + ", ".join(items) + more + "}")
+        items = [_show(v, depth + 1) for v in list(value)[:6]]
+        more = ", ..." if len(value) > 6 else ""
+        return clip("[" + ", ".join(items) + more + "]")
+    return clip(f"a {type(value).__name__}", 60)
 
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int(value, field, lo, hi=None):
+def _int(value, field, lo, hi):
     if not _is_int(value):
         _fail(field, f"expected an integer, got {_show(value)}")
-    if value < lo or (hi is not None and value > hi):
-        bounds = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
-        _fail(field, f"{value} is out of range ({bounds})")
-    return value
+    if value < lo or value > hi:
+        _fail(field, f"{_show(value)} is out of range ({lo} to {hi})")
+    return int(value)
 
 
 def _list(value, field, length=None):
@@ -157,7 +180,9 @@ def _keys(value, field, allowed, required=None):
     required = allowed if required is None else required
     for k in value:
         if k not in allowed:
-            _fail(f"{field}.{k}" if field else k,
+            name = k if isinstance(k, str) else _show(k)
+            name = clip(name, 60)
+            _fail(f"{field}.{name}" if field else name,
                   f"unknown key (allowed: {', '.join(allowed)})")
     for k in required:
         if k not in value:
@@ -165,10 +190,11 @@ def _keys(value, field, allowed, required=None):
     return value
 
 
-def _counts(value, field):
-    """A {colour: count} object with exactly the four colours; returns [r, b, g, k]."""
+def _counts(value, field, most):
+    """A {colour: count} object with exactly the four colours, each 0 to most[c];
+    returns [r, b, g, k]."""
     _keys(value, field, B.COLOURS)
-    return [_int(value[c], f"{field}.{c}", 0) for c in B.COLOURS]
+    return [_int(value[c], f"{field}.{c}", 0, int(most[k])) for k, c in enumerate(B.COLOURS)]
 
 
 def _square(value, field):
@@ -179,7 +205,7 @@ def _square(value, field):
 
 
 def _colour(value, field):
-    if value not in B.COLOURS:
+    if not isinstance(value, str) or value not in B.COLOURS:
         _fail(field, f"{_show(value)} is not a colour (red, blue, green, black)")
     return B.COLOURS.index(value)
 
@@ -190,6 +216,76 @@ def _name(s):
 
 def _set_bit(bb, base, s):
     bb[base + (s >> 6)] |= B.SQUARE_BIT[s]
+
+
+# --- JSON text --------------------------------------------------------------------------------
+
+class _LongInteger(Exception):
+    pass
+
+
+def _parse_int(text):
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _LongInteger(len(text.lstrip("-")))
+    return int(text)
+
+
+class _Constant(Exception):
+    pass
+
+
+def _no_constant(name):
+    raise _Constant(name)
+
+
+def _depth(data):
+    """The nesting depth of arrays and objects in data, walked without recursion; stops
+    counting past MAX_JSON_DEPTH."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        value, level = todo.pop()
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, (list, tuple)):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        todo.extend((v, level + 1) for v in children)
+    return deepest
+
+
+def parse_json(data, what):
+    """The JSON object in ``data`` (text, UTF-8 bytes or an already parsed object), checked
+    to be an object nested at most MAX_JSON_DEPTH deep with integer literals of at most
+    MAX_INT_DIGITS digits; PositionError starting with ``what`` otherwise."""
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise PositionError(f"{what}: not UTF-8 text: {e.reason} at byte {e.start}") from None
+    if isinstance(data, str):
+        try:
+            data = json.loads(data, parse_int=_parse_int, parse_constant=_no_constant)
+        except json.JSONDecodeError as e:
+            raise PositionError(f"{what}: not valid JSON: {e}") from None
+        except _Constant as e:
+            raise PositionError(f"{what}: not valid JSON: {e.args[0]} is not a JSON "
+                                f"value") from None
+        except _LongInteger as e:
+            raise PositionError(f"{what}: not valid JSON here: an integer of {e.args[0]} "
+                                f"digits (at most {MAX_INT_DIGITS})") from None
+        except RecursionError:
+            raise PositionError(f"{what}: not valid JSON here: nested more than "
+                                f"{MAX_JSON_DEPTH} deep") from None
+    if not isinstance(data, dict):
+        raise PositionError(f"{what}: expected a JSON object, got {type(data).__name__}")
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise PositionError(f"{what}: arrays and objects nested more than {MAX_JSON_DEPTH} "
+                            f"deep")
+    return data
 
 
 # --- the ordered bag --------------------------------------------------------------------------
@@ -222,55 +318,97 @@ def load_position(text_or_dict, seed=0):
     return position_from_dict(text_or_dict, seed=seed)
 
 
-def _as_object(data, what):
-    if isinstance(data, (str, bytes, bytearray)):
-        try:
-            data = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise PositionError(f"{what}: not valid JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise PositionError(f"{what}: expected a JSON object, got {type(data).__name__}")
-    return data
-
-
 def position_from_dict(d, seed=0):
-    """Parse and check a tne-position/1 object (or its JSON text).
+    """Parse and check a tne-position/1 object (or its JSON text, or UTF-8 bytes).
 
     Returns ``(st, known_hands, bag_known)``: the state buffer of tne_ai.state, per player
     whether the hand was given, and whether the bag was.  Unknown hands (and, without a bag,
     the bag) are dealt from the unseen pool with ``numpy.random.default_rng(seed)``.
-    Raises PositionError naming the field at fault."""
-    d = _as_object(d, "position")
-    _keys(d, "", POSITION_KEYS,
-          required=[k for k in POSITION_KEYS if k not in OPTIONAL_KEYS])
+    Raises PositionError naming the field at fault.
+
+    The fields are read in groups, one reader each, in the order of SPEC section 9; each
+    reader checks its own field and what it needs of the groups read before it."""
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise PositionError(f"seed: {_show(seed)} is not an integer 0 to {MAX_SEED}")
+    d = parse_json(d, "position")
+    _keys(d, "", POSITION_KEYS, required=[k for k in POSITION_KEYS if k not in OPTIONAL_KEYS])
+    n, turn, actions_left = _read_header(d)
+    cells = _read_board(d["board"])
+    monuments = _read_monuments(d["monuments"], cells)
+    treasures = _read_treasures(d["treasures"], cells)
+    leaders = _read_leaders(d["leaders"], n, cells)
+    hands = _read_hands(d, n)
+    catastrophes = _read_catastrophes(d["catastrophes"], n, cells)
+    scores = _read_scores(d["scores"], n, treasures)
+    out_of_game = _counts(d["out_of_game"], "out_of_game", B.TILES_PER_COLOUR)
+    hidden = _int(d["hidden_discards"], "hidden_discards", 0, B.TOTAL_TILES)
+    bag = _read_bag(d, hands)
+    pool = _check_tiles(cells, monuments, hands, out_of_game, hidden, bag)
+    pending = _read_pending(d["pending"], n, turn, actions_left, cells, leaders, monuments)
+
+    st = S.empty_state()
+    st[S.PLAYERS] = n
+    st[S.TURN] = turn
+    st[S.ACTIONS_LEFT] = actions_left
+    _put_board(st, cells, monuments, treasures, leaders)
+    for i in range(n):
+        if hands.counts[i] is not None:
+            st[S.HAND + 4 * i:S.HAND + 4 * i + 4] = hands.counts[i]
+        st[S.CATASTROPHES + i] = catastrophes[i]
+        st[S.SCORE + 5 * i:S.SCORE + 5 * i + 5] = scores[i]
+    st[S.OUT_OF_GAME:S.OUT_OF_GAME + 4] = out_of_game
+    st[S.HIDDEN_DISCARDS] = hidden
+    for field, value in pending.items():
+        st[field] = value
+    if bag.letters is not None:
+        pack_bag(st, bag.letters)
+    elif bag.counts is not None:
+        st[S.BAG_COUNT:S.BAG_COUNT + 4] = bag.counts
+    if not all(hands.known):
+        _deal_unknown(st, hands, hidden, bag, pool, seed)
+    _check_kingdoms(st)
+    return st, hands.known, bag.known
+
+
+def _read_header(d):
+    """format, players, turn, actions_left."""
     if d["format"] != FORMAT:
         _fail("format", f"{_show(d['format'])}, expected \"{FORMAT}\"")
     n = _int(d["players"], "players", 2, 4)
     turn = _int(d["turn"], "turn", 0, n - 1)
     actions_left = _int(d["actions_left"], "actions_left", 0, 2)
+    return n, turn, actions_left
 
-    cells = _read_board(d["board"])
-    monuments = _read_monuments(d["monuments"], cells)
-    treasures = _read_treasures(d["treasures"], cells)
-    leaders = _read_leaders(d["leaders"], n, cells)
 
+class _Hands:
+    """hands and hand_sizes: per player the counts (None: unknown), whether known, size."""
+
+    def __init__(self, counts, sizes):
+        self.counts = counts
+        self.known = [h is not None for h in counts]
+        self.sizes = sizes
+
+
+def _read_hands(d, n):
     hands = _list(d["hands"], "hands", n)
-    known = [h is not None for h in hands]
-    hand_counts = [_counts(h, f"hands[{i}]") if h is not None else None
-                   for i, h in enumerate(hands)]
-    for i, h in enumerate(hand_counts):
+    counts = [_counts(h, f"hands[{i}]", [B.HAND_SIZE] * 4) if h is not None else None
+              for i, h in enumerate(hands)]
+    for i, h in enumerate(counts):
         if h is not None and sum(h) > B.HAND_SIZE:
             _fail(f"hands[{i}]", f"{sum(h)} tiles, at most {B.HAND_SIZE}")
-    sizes = [sum(h) if h is not None else B.HAND_SIZE for h in hand_counts]
+    sizes = [sum(h) if h is not None else B.HAND_SIZE for h in counts]
     if "hand_sizes" in d:
         given = _list(d["hand_sizes"], "hand_sizes", n)
         for i, v in enumerate(given):
             _int(v, f"hand_sizes[{i}]", 0, B.HAND_SIZE)
-            if hand_counts[i] is not None and v != sizes[i]:
+            if counts[i] is not None and v != sizes[i]:
                 _fail(f"hand_sizes[{i}]", f"{v}, but hands[{i}] holds {sizes[i]} tiles")
-        sizes = list(given)
+        sizes = [int(v) for v in given]
+    return _Hands(counts, sizes)
 
-    catastrophes = _list(d["catastrophes"], "catastrophes", n)
+
+def _read_catastrophes(value, n, cells):
+    catastrophes = _list(value, "catastrophes", n)
     for i, v in enumerate(catastrophes):
         _int(v, f"catastrophes[{i}]", 0, B.CATASTROPHES_PER_PLAYER)
     placed = B.CATASTROPHES_PER_PLAYER * n - sum(catastrophes)
@@ -279,49 +417,66 @@ def position_from_dict(d, seed=0):
         _fail("catastrophes", f"{on_board} catastrophes (x) on the board, but the players "
                               f"hold {sum(catastrophes)} of {B.CATASTROPHES_PER_PLAYER * n}, "
                               f"so at most {placed} were placed")
+    return [int(v) for v in catastrophes]
 
-    scores = _list(d["scores"], "scores", n)
+
+def _read_scores(value, n, treasures):
+    """Per player [red, blue, green, black, treasure]; colour scores 0 to MAX_SCORE
+    (limits.py), treasures taken 0 to the 10 there are."""
+    scores = _list(value, "scores", n)
+    out = []
     for i, sc in enumerate(scores):
         _keys(sc, f"scores[{i}]", SCORE_KEYS)
-        for k in SCORE_KEYS:
-            _int(sc[k], f"scores[{i}].{k}", 0)
-    taken = sum(sc["treasure"] for sc in scores)
+        out.append([_int(sc[k], f"scores[{i}].{k}", 0,
+                         TREASURES_TOTAL if k == "treasure" else MAX_SCORE) for k in SCORE_KEYS])
+    taken = sum(sc[4] for sc in out)
     if taken + len(treasures) > TREASURES_TOTAL:
         _fail("treasures", f"{len(treasures)} on the board and {taken} taken (scores), "
                            f"but there are only {TREASURES_TOTAL}")
+    return out
 
-    out_of_game = _counts(d["out_of_game"], "out_of_game")
-    hidden = _int(d["hidden_discards"], "hidden_discards", 0)
 
-    bag = d.get("bag")
-    bag_known = "bag" in d
-    if bag_known:
-        if isinstance(bag, str):
-            for i, ch in enumerate(bag):
-                if ch not in B.COLOUR_LETTERS:
-                    _fail("bag", f"character {i + 1} is {ch!r}, expected colour letters "
-                                 f"r, b, g, k")
-            if len(bag) > S.MAX_BAG:
-                _fail("bag", f"{len(bag)} tiles, at most {S.MAX_BAG}")
-            bag_counts = [bag.count(ch) for ch in B.COLOUR_LETTERS]
-        elif isinstance(bag, dict):
-            bag_counts = _counts(bag, "bag")
-        else:
-            _fail("bag", f"expected a string of colour letters or a counts object, "
-                         f"got {_show(bag)}")
-    elif all(known):
-        _fail("bag", "missing; the bag may be omitted only when some hand is unknown (null)")
+class _Bag:
+    """bag: ``known`` whether given; ``letters`` an ordered bag or ``counts`` [r, b, g, k]."""
 
-    # tile conservation
-    seen = [0, 0, 0, 0]   # face-up tiles on the board
-    for ch in cells:
-        if ch in "rbgk":
-            seen[B.COLOUR_LETTERS.index(ch)] += 1
+    def __init__(self, known, letters=None, counts=None):
+        self.known = known
+        self.letters = letters
+        self.counts = counts if letters is None else \
+            [letters.count(ch) for ch in B.COLOUR_LETTERS]
+
+    def contents(self):
+        return self.counts if self.known else [0, 0, 0, 0]
+
+
+def _read_bag(d, hands):
+    if "bag" not in d:
+        if all(hands.known):
+            _fail("bag", "missing; the bag may be omitted only when some hand is unknown (null)")
+        return _Bag(False)
+    bag = d["bag"]
+    if isinstance(bag, str):
+        for i, ch in enumerate(bag):
+            if ch not in B.COLOUR_LETTERS:
+                _fail("bag", f"character {i + 1} is {ch!r}, expected colour letters "
+                             f"r, b, g, k")
+        if len(bag) > S.MAX_BAG:
+            _fail("bag", f"{len(bag)} tiles, at most {S.MAX_BAG}")
+        return _Bag(True, letters=bag)
+    if isinstance(bag, dict):
+        return _Bag(True, counts=_counts(bag, "bag", B.TILES_PER_COLOUR))
+    _fail("bag", f"expected a string of colour letters or a counts object, got {_show(bag)}")
+
+
+def _check_tiles(cells, monuments, hands, out_of_game, hidden, bag):
+    """Tile conservation (SPEC section 9: 153 tiles, by colour); returns the unseen pool by
+    colour (what the unknown hands, the hidden discards and an omitted bag hold)."""
+    seen = [cells.count(ch) for ch in B.COLOUR_LETTERS]
     in_monuments = [0, 0, 0, 0]
-    for m, (at, tiles) in monuments.items():
+    for at, tiles in monuments.values():
         in_monuments[tiles] += 4
-    in_hands = [sum(h[c] for h in hand_counts if h is not None) for c in range(4)]
-    in_bag = bag_counts if bag_known else [0, 0, 0, 0]
+    in_hands = [sum(h[c] for h in hands.counts if h is not None) for c in range(4)]
+    in_bag = bag.contents()
     for c in range(4):
         total = seen[c] + in_monuments[c] + in_hands[c] + out_of_game[c] + in_bag[c]
         if total > B.TILES_PER_COLOUR[c]:
@@ -329,23 +484,24 @@ def position_from_dict(d, seed=0):
                            f"{in_monuments[c]}, known hands {in_hands[c]}, out_of_game "
                            f"{out_of_game[c]}, bag {in_bag[c]}), but only "
                            f"{B.TILES_PER_COLOUR[c]} exist")
-    unknown_sizes = sum(sizes[i] for i in range(n) if not known[i])
+    unknown_sizes = sum(s for s, k in zip(hands.sizes, hands.known) if not k)
     parts = [("board", sum(seen)), ("monuments", sum(in_monuments)),
              ("known hands", sum(in_hands)), ("unknown hands", unknown_sizes),
              ("out_of_game", sum(out_of_game)), ("hidden_discards", hidden)]
-    if bag_known:
+    if bag.known:
         parts.append(("bag", sum(in_bag)))
     grand = sum(v for _, v in parts)
     detail = " + ".join(f"{name} {v}" for name, v in parts)
-    if bag_known and grand != B.TOTAL_TILES:
+    if bag.known and grand != B.TOTAL_TILES:
         _fail("tiles", f"{detail} = {grand}, expected exactly {B.TOTAL_TILES}")
     if grand > B.TOTAL_TILES:
         _fail("tiles", f"{detail} = {grand}, more than the {B.TOTAL_TILES} that exist")
+    return [int(B.TILES_PER_COLOUR[c]) - seen[c] - in_monuments[c] - in_hands[c]
+            - out_of_game[c] - in_bag[c] for c in range(4)]
 
-    pending = _read_pending(d["pending"], n, turn, actions_left, cells, leaders, monuments)
 
-    # --- build the state ---
-    st = S.empty_state()
+def _put_board(st, cells, monuments, treasures, leaders):
+    """The board, monuments, treasures and leaders into st's bitboards."""
     bb = st.view(np.uint64)
     for s, ch in enumerate(cells):
         if ch in "rbgk":
@@ -359,44 +515,24 @@ def position_from_dict(d, seed=0):
     for (p, c), s in leaders.items():
         st[S.LEADER_SQ + 4 * p + c] = s
         _set_bit(bb, S.BB_LEADER, s)
-    for i, h in enumerate(hand_counts):
-        if h is not None:
-            st[S.HAND + 4 * i:S.HAND + 4 * i + 4] = h
-        st[S.CATASTROPHES + i] = catastrophes[i]
-        for k, key in enumerate(SCORE_KEYS):
-            st[S.SCORE + 5 * i + k] = scores[i][key]
     for m, (at, tiles) in monuments.items():
         st[S.MON_SQ + m] = at
         st[S.MON_TILES + m] = tiles
-    st[S.OUT_OF_GAME:S.OUT_OF_GAME + 4] = out_of_game
-    st[S.HIDDEN_DISCARDS] = hidden
-    st[S.PLAYERS] = n
-    st[S.TURN] = turn
-    st[S.ACTIONS_LEFT] = actions_left
-    for field, value in pending.items():
-        st[field] = value
 
-    if bag_known and isinstance(bag, str):
-        pack_bag(st, bag)
-    elif bag_known:
-        st[S.BAG_COUNT:S.BAG_COUNT + 4] = bag_counts
-    if not all(known):
-        pool = [int(B.TILES_PER_COLOUR[c]) - seen[c] - in_monuments[c] - in_hands[c]
-                - out_of_game[c] - in_bag[c] for c in range(4)]
-        tiles = np.repeat(np.arange(4), pool)
-        np.random.default_rng(seed).shuffle(tiles)
-        at = 0
-        for i in range(n):
-            if not known[i]:
-                st[S.HAND + 4 * i:S.HAND + 4 * i + 4] = np.bincount(tiles[at:at + sizes[i]],
-                                                                   minlength=4)
-                at += sizes[i]
-        at += hidden     # hidden discards: gone
-        if not bag_known:
-            st[S.BAG_COUNT:S.BAG_COUNT + 4] = np.bincount(tiles[at:], minlength=4)
 
-    _check_kingdoms(st)
-    return st, known, bag_known
+def _deal_unknown(st, hands, hidden, bag, pool, seed):
+    """Deal the unknown hands (in player order), then the hidden discards (gone), from the
+    shuffled unseen pool; without a bag the rest is a counted bag."""
+    tiles = np.repeat(np.arange(4), pool)
+    np.random.default_rng(seed).shuffle(tiles)
+    at = 0
+    for i, size in enumerate(hands.sizes):
+        if not hands.known[i]:
+            st[S.HAND + 4 * i:S.HAND + 4 * i + 4] = np.bincount(tiles[at:at + size], minlength=4)
+            at += size
+    at += hidden
+    if not bag.known:
+        st[S.BAG_COUNT:S.BAG_COUNT + 4] = np.bincount(tiles[at:], minlength=4)
 
 
 def _read_board(rows):
@@ -539,7 +675,7 @@ def _read_pending(value, n, turn, actions_left, cells, leaders, monuments):
     if not isinstance(value, dict):
         _fail("pending", f"expected null or an object, got {_show(value)}")
     kind = value.get("kind")
-    if kind not in PENDING_KEYS:
+    if not isinstance(kind, str) or kind not in PENDING_KEYS:
         _fail("pending.kind", f"{_show(kind)}, expected one of {', '.join(PENDING_KEYS)}")
     _keys(value, "pending", PENDING_KEYS[kind])
     if actions_left == 0:
@@ -829,11 +965,13 @@ def load_game_record(text_or_dict):
     ordered bag, that every move parses, and that ``result`` is consistent (final values from
     the scores, places from the final values).  The moves are not replayed here (Position
     does that).  Raises PositionError naming the field."""
-    rec = _as_object(text_or_dict, "game")
+    rec = parse_json(text_or_dict, "game")
     _keys(rec, "", GAME_KEYS, required=("format", "start", "moves", "result"))
     if rec["format"] != GAME_FORMAT:
         _fail("format", f"{_show(rec['format'])}, expected \"{GAME_FORMAT}\"")
     start = rec["start"]
+    if not isinstance(start, dict):
+        _fail("start", f"expected a tne-position/1 object, got {_show(start)}")
     try:
         st, known, _ = position_from_dict(start)
     except PositionError as e:
@@ -844,6 +982,8 @@ def load_game_record(text_or_dict):
         _fail("start.hands", "a game record's start needs every hand known")
     n = int(st[S.PLAYERS])
     _list(rec["moves"], "moves")
+    if len(rec["moves"]) > MAX_PLIES:
+        _fail("moves", f"{len(rec['moves'])} moves, at most {MAX_PLIES}")
     for i, m in enumerate(rec["moves"]):
         if not isinstance(m, str):
             _fail(f"moves[{i}]", f"expected a move text, got {_show(m)}")
@@ -857,7 +997,8 @@ def load_game_record(text_or_dict):
     for i, sc in enumerate(result["scores"]):
         _keys(sc, f"result.scores[{i}]", SCORE_KEYS)
         for k in SCORE_KEYS:
-            _int(sc[k], f"result.scores[{i}].{k}", 0)
+            _int(sc[k], f"result.scores[{i}].{k}", 0,
+                 TREASURES_TOTAL if k == "treasure" else MAX_SCORE)
     expected = game_result(result["scores"])
     _list(result["final"], "result.final", n)
     for i, values in enumerate(result["final"]):

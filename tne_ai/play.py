@@ -11,16 +11,19 @@ legal now, is answered with the reason and a fresh prompt.
 
 However the game stops (its end, ``quit``, end of input, Ctrl-C), the moves played so far
 are returned as a ``tne-game/1`` record (formats.game_record) and, given ``out``, written
-there; ``meta`` holds the agents by seat (``"human"`` for the person), the seed, the
-person's seat and ``truncated`` (true unless the game reached its end).
+there; ``meta`` holds the agents by seat (``"human"`` for the person), the AI's spec
+(``ai``), the seed, the person's seat and ``truncated`` (true unless the game reached its
+end).  ``tne replay`` reads that record; ``play(resume=path)`` continues it.
 """
 import json
 import os
 import textwrap
 
 from . import board as B
+from . import state as S
 from .agents import make_agent
 from .errors import NotationError, TneError
+from .limits import MAX_SEED, clip
 from .formats import game_record
 from .notation import move_text, parse_move
 from .position import Position
@@ -40,7 +43,7 @@ Colours may be written r b g k; squares A1 (top left) to P11.  Commands:
   help        this text
   quit        stop; the game so far is saved (so it is on Ctrl-C or Ctrl-D)
 On the board: r b g k tiles, # monument tile, x catastrophe, * treasure, and a leader as
-the player's number and its colour letter (0R: player 0's red leader)."""
+its colour letter in capitals and the player's number (R0: player 0's red leader)."""
 
 _DECISION = {"revolt": "commit", "war": "commit", "war-choice": "war choice",
              "monument": "monument", "treasure": "treasure"}
@@ -124,6 +127,58 @@ def _ask(p, seat, read, write):
         return code
 
 
+def strength_line(p):
+    """Both sides' strengths in the conflict p waits for: on the board, committed so far."""
+    from .engine.apply import conflict_strengths
+    att_board, dfn_board = (int(x) for x in conflict_strengths(p.st))
+    att, dfn = int(p.st[S.CF_ATTACKER]), int(p.st[S.CF_DEFENDER])
+    commit = int(p.st[S.CF_COMMIT])
+    committed = "not yet committed" if commit < 0 else f"+ {commit} committed = {att_board + commit}"
+    return (f"strength: attacker player {att} {att_board} on the board {committed}; defender "
+            f"player {dfn} {dfn_board} on the board (ties go to the defender)")
+
+
+def conflict_lines(before, code, after):
+    """What the defender's commit ``code`` decided, from the positions before and after it:
+    the strengths and commits, the winner, the leader and tiles removed, the points scored.
+    Empty unless ``code`` ends a revolt or a war (SPEC section 3)."""
+    from .engine.apply import conflict_strengths
+    pend = before.pending
+    if pend is None or pend["kind"] not in ("revolt", "war") or pend["attacker_commit"] is None:
+        return []
+    colour = pend["colour"]
+    att, dfn = pend["attacker"], pend["defender"]
+    att_board, dfn_board = (int(x) for x in conflict_strengths(before.st))
+    att_commit, dfn_commit = pend["attacker_commit"], int(code) - S.A_COMMIT
+    att_total, dfn_total = att_board + att_commit, dfn_board + dfn_commit
+    winner, loser = (att, dfn) if att_total > dfn_total else (dfn, att)
+    what = f"revolt ({colour})" if pend["kind"] == "revolt" else \
+        f"war ({colour}) around {pend['unifying']}"
+    lines = [f"{what}: player {att} attacked with {att_board} on the board + {att_commit} "
+             f"committed = {att_total}; player {dfn} defended with {dfn_board} + {dfn_commit} "
+             f"= {dfn_total}; player {winner} wins"
+             + (" (ties go to the defender)" if att_total == dfn_total else "")]
+    removed = []
+    c = B.COLOURS.index(colour)
+    square = int(before.st[S.LEADER_SQ + 4 * loser + c])
+    if square >= 0 and int(after.st[S.LEADER_SQ + 4 * loser + c]) < 0:
+        removed.append(f"player {loser}'s {colour} leader from {B.square_name(square)}")
+    letter = B.COLOUR_LETTERS[c]
+    tiles = before.to_json()["board"], after.to_json()["board"]
+    gone = sum(row.count(letter) for row in tiles[0]) - sum(row.count(letter) for row in tiles[1])
+    if gone > 0:
+        removed.append(f"{gone} {colour} tile{'s' if gone != 1 else ''}")
+    lines.append("removed: " + ("; ".join(removed) if removed else "nothing"))
+    points = []
+    for k in range(before.players):
+        for key in B.COLOURS + ("treasure",):
+            gain = after.scores[k][key] - before.scores[k][key]
+            if gain:
+                points.append(f"player {k} +{gain} {key}")
+    lines.append("scored: " + (", ".join(points) if points else "nothing"))
+    return lines
+
+
 def _who(k, seat, names):
     return f"player {k} (you)" if k == seat else f"player {k} ({names[k]})"
 
@@ -149,24 +204,57 @@ def default_record_path(directory="."):
     return path
 
 
-def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, out=None):
+def _resumed(path):
+    """(record, position at its end, seat, seed, ai spec) of a game saved by play()."""
+    from .tournament import find_record, replay
+    record = find_record(path)
+    meta = record.get("meta", {})
+    seat, seed, ai = meta.get("human_seat"), meta.get("seed"), meta.get("ai")
+    p = replay(record)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < p.players:
+        raise TneError(f"{path}: meta.human_seat is {clip(repr(seat), 40)}: not a game saved "
+                       f"by tne play")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise TneError(f"{path}: meta.seed is {clip(repr(seed), 40)}, expected 0 to {MAX_SEED}")
+    if ai is not None and not isinstance(ai, str):
+        raise TneError(f"{path}: meta.ai is {clip(repr(ai), 40)}, expected an agent spec")
+    if p.is_over():
+        raise TneError(f"{path}: the game is over; there is nothing to resume")
+    return record, p, seat, seed, ai
+
+
+def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, out=None,
+         resume=None):
     """Play a game: the person in ``seat`` against ``make_agent(ai, seed=...)`` in every
     other seat, from ``Position.new(players, seed)``.  Returns the ``tne-game/1`` record (and
-    writes it as JSON to the path ``out`` if given), however the game stops.  Raises TneError
-    for a bad argument (players, seat, an agent spec) before anything is asked or written."""
-    if players not in (2, 3, 4):
-        raise TneError(f"players must be 2, 3 or 4, not {players}")
-    if not 0 <= seat < players:
-        raise TneError(f"seat {seat}: players are numbered 0 to {players - 1}")
+    writes it as JSON to the path ``out`` if given), however the game stops.  With
+    ``resume`` (the path of a record saved by play) the game goes on from where it stopped,
+    with that record's players, seat, seed and AI spec (``ai`` if it has none); the AI's
+    searches then differ from an unbroken game's.  Raises TneError for a bad argument
+    (players, seat, an agent spec, a record) before anything is asked or written."""
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise TneError(f"players must be 2, 3 or 4, not {clip(repr(players), 40)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise TneError(f"seed must be an integer 0 to {MAX_SEED}, not {clip(repr(seed), 40)}")
     if out is not None and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
         raise TneError(f"{out}: cannot write the game record there: no such directory")
+    if resume is not None:
+        record, p, seat, seed, saved_ai = _resumed(resume)
+        ai = saved_ai or ai
+        players = p.players
+        start = record["start"]
+        moves = list(record["moves"])
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise TneError(f"seat {clip(repr(seat), 40)}: players are numbered 0 to {players - 1}")
     agents = {k: make_agent(ai, seed=seed * 4 + k) for k in range(players) if k != seat}
     names = ["human" if k == seat else agents[k].name for k in range(players)]
-    p = Position.new(players, seed)
-    start = p.to_json()
-    moves = []
+    if resume is None:
+        p = Position.new(players, seed)
+        start = p.to_json()
+        moves = []
     write(f"Tigris & Euphrates, {players} players, seed {seed}: you are player {seat}; "
-          + ", ".join(f"player {k} is {names[k]}" for k in range(players) if k != seat) + ".")
+          + ", ".join(f"player {k} is {names[k]}" for k in range(players) if k != seat) + "."
+          + (f" Resumed after move {len(moves)}." if resume is not None else ""))
     write("Type a move such as 'tile red F4', ? for the legal moves, help for help.")
     write(ascii_board(p.st))
     stop = None
@@ -177,13 +265,20 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
                 write(summary(p.st, p.known_hands, seat))
                 if p.pending is not None:
                     write(f"decision: {pending_text(p.st)}")
+                    if p.pending["kind"] in ("revolt", "war"):
+                        write(strength_line(p))
                     write("\n".join(hint_lines(move_text(c) for c in p.legal_codes())))
                 code = _ask(p, seat, read, write)
             else:
+                if len(p.legal_codes()) > 1 and names[k].startswith(("mcts", "openspiel")):
+                    write(f"{_who(k, seat, names)} is thinking...")
                 code = agents[k].choose(p)
+            before = p.copy()
             p.push(code)
             moves.append(move_text(code))
             write(f"{_who(k, seat, names)}: {move_text(code)}")
+            for line in conflict_lines(before, code, p):
+                write(line)
             write(ascii_board(p.st))
     except _Quit:
         stop = "quit"
@@ -196,7 +291,8 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
         write("\n".join(_result_lines(p, seat, names)))
     else:
         write(f"\nstopped ({stop}) after {len(moves)} move{'' if len(moves) == 1 else 's'}")
-    meta = {"agents": names, "seed": seed, "human_seat": seat, "truncated": stop is not None}
+    meta = {"agents": names, "ai": ai, "seed": seed, "human_seat": seat,
+            "truncated": stop is not None}
     record = game_record(start, moves, p.to_json(), meta)
     if out is not None:
         try:

@@ -1,6 +1,4 @@
 """Position: the Python facade over one state buffer (like python-chess's Board)."""
-import json
-
 import numpy as np
 
 from . import board as B
@@ -10,8 +8,9 @@ from .engine.apply import apply_action, draw_tile
 from .engine.movegen import legal_moves as _legal_moves
 from .engine.rng import make_rng
 from .engine.scoring import final_values, ranking as _ranking
-from .errors import IllegalMoveError, TneError
+from .errors import IllegalMoveError, NotationError, TneError
 from .formats import pack_bag
+from .limits import MAX_SEED, clip
 from .notation import Move, move_text, parse_move
 from .render import pending_text
 
@@ -57,8 +56,11 @@ class Position:
     # --- construction ----------------------------------------------------------------------
     @classmethod
     def new(cls, players=2, seed=0):
-        if players not in (2, 3, 4):
-            raise TneError(f"players must be 2, 3 or 4, not {players}")
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise TneError(f"players must be 2, 3 or 4, not {clip(repr(players))}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+                or not 0 <= seed <= MAX_SEED:
+            raise TneError(f"seed must be an integer 0 to {MAX_SEED}, not {clip(repr(seed))}")
         tiles = []
         for c, total in enumerate(TILES_PER_COLOUR):
             tiles += [COLOUR_LETTERS[c]] * (int(total) - (10 if c == 0 else 0))
@@ -69,11 +71,6 @@ class Position:
     @classmethod
     def from_json(cls, data, seed=0):
         from .formats import position_from_dict
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as e:
-                raise TneError(f"position: not valid JSON: {e}") from None
         st, known, bag_known = position_from_dict(data, seed=seed)
         return cls(st, known, bag_known, make_rng(seed))
 
@@ -97,8 +94,14 @@ class Position:
             code = move.code
         elif isinstance(move, str):
             code = parse_move(move)
-        else:
+        elif isinstance(move, (int, np.integer)) and not isinstance(move, (bool, np.bool_)):
             code = int(move)
+            if not 0 <= code < S.N_ACTIONS:
+                shown = code if code.bit_length() <= 64 else "(a huge number)"
+                raise NotationError(f"action code {shown} is outside 0..{S.N_ACTIONS - 1}")
+        else:
+            raise NotationError(f"a move is a Move, a text such as 'tile red F4' or an action "
+                                f"code 0..{S.N_ACTIONS - 1}, not {clip(repr(move), 60)}")
         if self.is_over():
             raise IllegalMoveError(f"'{move_text(code)}': the game is over")
         if not self.known_hands[self.to_act]:
@@ -167,7 +170,8 @@ class Position:
             return "your hand does not hold those tiles"
         if verb == "commit":
             colour = "red" if pend["kind"] == "revolt" else B.COLOURS[int(p.st[S.CF_COLOUR])]
-            return f"you can commit at most {hand[colour]} {colour} tiles (your hand)"
+            most = hand[colour]
+            return f"you can commit at most {most} {colour} tile{'' if most == 1 else 's'} (your hand)"
         if verb == "war":
             return f"there is no war in {words[1]} to choose"
         if verb == "monument":
@@ -208,6 +212,10 @@ class Position:
                 for p in range(self.players)]
 
     def hand(self, player):
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
+                or not 0 <= player < self.players:
+            raise TneError(f"player {clip(repr(player), 60)}: players are numbered 0 to "
+                           f"{self.players - 1}")
         if not self.known_hands[player]:
             return None
         return {c: int(self.st[S.HAND + 4 * player + i]) for i, c in enumerate(COLOURS)}

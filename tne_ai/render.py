@@ -14,7 +14,7 @@ from .formats import board_cells
 from .notation import move_text
 
 LEGEND = (". land  ~ river  r b g k tiles (red blue green black)  # monument tile  "
-          "x catastrophe  * treasure  0R leader (player digit, colour letter)")
+          "x catastrophe  * treasure  R0 leader (colour letter in capitals, then the player)")
 
 
 def _bit(bb, base, s):
@@ -25,7 +25,7 @@ def _cell(st, bb, cells, leaders, s):
     """The 2-character cell of square s (cells: formats.board_cells)."""
     if s in leaders:
         p, c = leaders[s]
-        return f"{p}{B.COLOUR_LETTERS[c].upper()}"
+        return f"{B.COLOUR_LETTERS[c].upper()}{p}"   # K0, not 0K (which reads as OK)
     ch = cells[s]
     if ch in ".~x":
         return ch + " "
@@ -136,6 +136,8 @@ def summary(st, known_hands, viewer=None):
 #   catastrophe            a catastrophe tile
 #   treasure [corner]      a treasure on the board (corner: one of the four corner treasures)
 #   leader p<i> <colour>   a leader on the board; its shape is player i's dynasty mark
+#   conflict               the pending revolt's or war's leaders ringed, its tile outlined
+#   legend                 the line under the board: treasure signs, leader marks
 #   player                 a player's block in the panel (data-player)
 #   mark best|alternative  a marked move's square (or 2x2 block for a monument)
 #   arrow best|alternative a leader move from the board: old square to new square
@@ -161,7 +163,11 @@ GOLD = "#f2c230"
 GOLD_EDGE = "#7a5800"
 BEST = "#ff6a00"
 ALTERNATIVE = "#7a3db8"
-DYNASTY_SHAPES = ("circle", "diamond", "triangle", "cross")
+# The tiles' signs are a triangle (temple), waves (farm), a circle (market) and a square
+# (settlement); treasures are a gold circle or star: the leaders' marks are none of these.
+DYNASTY_SHAPES = ("hexagon", "diamond", "pentagon", "cross")
+LEGEND_Y = BOARD_Y + BOARD_H + 36      # the legend line under the board's column letters
+CONFLICT = "#d4145a"
 
 
 def _n(x):
@@ -194,16 +200,16 @@ def _text(x, y, text, size=12, anchor="start", fill="#222", weight=None, extra="
 
 
 def _dynasty(player, cx, cy, r, fill, stroke="#fff", width=2.0):
-    """Player `player`'s dynasty mark (circle, diamond, triangle, cross) centred on cx, cy;
-    none of them is a square, so a leader never looks like a tile."""
+    """Player `player`'s dynasty mark (hexagon, diamond, pentagon, cross) centred on cx, cy;
+    no tile sign or treasure has these shapes, so a leader never looks like either."""
     paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"'
     shape = DYNASTY_SHAPES[player % 4]
-    if shape == "circle":
-        return f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" {paint}/>'
-    if shape == "diamond":
+    if shape in ("hexagon", "pentagon"):
+        k = 6 if shape == "hexagon" else 5
+        pts = tuple((cx + 1.15 * r * math.sin(2 * math.pi * i / k),
+                     cy - 1.15 * r * math.cos(2 * math.pi * i / k)) for i in range(k))
+    elif shape == "diamond":
         pts = ((cx, cy - 1.3 * r), (cx + 1.3 * r, cy), (cx, cy + 1.3 * r), (cx - 1.3 * r, cy))
-    elif shape == "triangle":
-        pts = ((cx, cy - 1.3 * r), (cx + 1.25 * r, cy + 0.9 * r), (cx - 1.25 * r, cy + 0.9 * r))
     else:
         a, b = 0.45 * r, 1.2 * r
         pts = ((cx - a, cy - b), (cx + a, cy - b), (cx + a, cy - a), (cx + b, cy - a),
@@ -317,8 +323,9 @@ def _board_svg(st, bb, out):
             out.append(f'<g class="leader p{p} {B.COLOURS[c]}" data-square="{name}">'
                        f'<title>player {p} {B.COLOURS[c]} leader on {name}</title>'
                        f'{_dynasty(p, cx, cy, 11.5, TILE_FILL[c])}'
-                       + _text(cx, cy + 4 + (2 if DYNASTY_SHAPES[p % 4] == "triangle" else 0),
-                               str(p), 10, "middle", "#fff", "bold") + '</g>')
+                       + _text(cx, cy + 4, str(p), 10, "middle", "#fff", "bold") + '</g>')
+    _conflict_svg(st, out)
+    _legend_svg(n, out)
     for col, letter in enumerate(B.FILES):
         x = BOARD_X + col * CELL + CELL / 2
         out.append(_text(x, BOARD_Y - 8, letter, 12, "middle", "#444", "bold"))
@@ -328,17 +335,72 @@ def _board_svg(st, bb, out):
         out.append(_text(BOARD_X - 6, y, str(row + 1), 12, "end", "#444", "bold"))
 
 
+def _conflict_svg(st, out):
+    """The pending decision on the board: the two leaders of a revolt or war ringed (and
+    the unifying tile of a war, or the square whose tile asks for a monument, outlined)."""
+    phase = int(st[S.PHASE])
+    rings, boxes, what = [], [], ""
+    if phase in (S.PH_REVOLT, S.PH_WAR):
+        c = int(st[S.CF_COLOUR])
+        for p in (int(st[S.CF_ATTACKER]), int(st[S.CF_DEFENDER])):
+            rings.append(int(st[S.LEADER_SQ + 4 * p + c]))
+        what = f"{'revolt' if phase == S.PH_REVOLT else 'war'} ({B.COLOURS[c]})"
+    if phase in (S.PH_WAR, S.PH_WAR_CHOICE):
+        boxes.append(int(st[S.UNIFY_SQ]))
+        what = what or "wars to choose"
+    if phase == S.PH_MONUMENT:
+        boxes.append(int(st[S.PLACED_SQ]))
+        what = "monument to build"
+    if not rings and not boxes:
+        return
+    out.append(f'<g class="conflict"><title>{_esc(what)}: {_esc(pending_text(st))}</title>')
+    for s in rings:
+        cx, cy = _centre(s)
+        out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="16" fill="none" '
+                   f'stroke="{CONFLICT}" stroke-width="2.5" stroke-dasharray="4 2"/>')
+    for s in boxes:
+        x, y = _xy(s)
+        out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" '
+                   f'rx="4" fill="none" stroke="{CONFLICT}" stroke-width="2.5" '
+                   f'stroke-dasharray="4 2"/>')
+    out.append('</g>')
+
+
+def _legend_svg(players, out):
+    """One line under the board: the treasures' signs and each player's leader mark."""
+    y = LEGEND_Y
+    x = BOARD_X
+    out.append('<g class="legend">')
+    out.append(f'<polygon points="{_star(x + 6, y - 4, 7, 3.2)}" fill="{GOLD}" '
+               f'stroke="{GOLD_EDGE}" stroke-width="1"/>')
+    out.append(_text(x + 16, y, "corner treasure", 10, fill="#444"))
+    x += 100
+    out.append(f'<circle cx="{_n(x + 6)}" cy="{_n(y - 4)}" r="5" fill="{GOLD}" '
+               f'stroke="{GOLD_EDGE}" stroke-width="1"/>')
+    out.append(_text(x + 16, y, "treasure", 10, fill="#444"))
+    x += 64
+    out.append(_text(x, y, "leaders:", 10, fill="#444"))
+    x += 46
+    for p in range(players):
+        out.append(_dynasty(p, x + 7, y - 4, 5.5, "#666", "#666", 1))
+        out.append(_text(x + 17, y, f"player {p}", 10, fill="#444"))
+        x += 62
+    out.append('</g>')
+
+
 def _swatches(x, y, values, out, gold=None):
-    """Coloured squares with a number after each (scores or a hand); gold adds a treasure."""
+    """Coloured squares with a number after each (scores or a hand); gold adds a treasure.
+    Each number gets the room its digits need, so 10 and more do not run into the next."""
     for c in range(4):
-        out.append(f'<rect class="swatch" x="{_n(x)}" y="{_n(y - 10)}" width="11" height="11" '
+        out.append(f'<rect class="swatch" x="{_n(x)}" y="{_n(y - 10)}" width="10" height="10" '
                    f'rx="2" fill="{TILE_FILL[c]}"/>')
-        out.append(_text(x + 14, y, str(int(values[c])), 11))
-        x += 30
+        text = str(int(values[c]))
+        out.append(_text(x + 13, y, text, 10))
+        x += 13 + 6.5 * len(text) + 6
     if gold is not None:
         out.append(f'<circle class="swatch" cx="{_n(x + 5.5)}" cy="{_n(y - 4.5)}" r="5.5" '
                    f'fill="{GOLD}" stroke="{GOLD_EDGE}" stroke-width="1"/>')
-        out.append(_text(x + 14, y, str(int(gold)), 11))
+        out.append(_text(x + 14, y, str(int(gold)), 10))
 
 
 def _panel_svg(st, known_hands, viewer, out):
@@ -355,6 +417,7 @@ def _panel_svg(st, known_hands, viewer, out):
     else:
         left = int(st[S.ACTIONS_LEFT])
         head = f"Player {turn}'s turn, {left} action{'s' if left != 1 else ''} left"
+        head += f"; player {to_act} acts" if to_act != turn else ""
     out.append(_text(x0, y, head, 12, weight="bold"))
     y += 4
     if not over and int(st[S.PHASE]) != S.PH_ACTION:
@@ -479,7 +542,7 @@ def _marks_svg(st, marks, out):
                          weight="bold",
                          extra=' stroke="#fff" stroke-width="3" paint-order="stroke"'))
     out += arrows
-    y = BOARD_Y + BOARD_H + 28
+    y = LEGEND_Y + 12
     height = 24 + 16 * len(marks)
     out.append(f'<g class="movelist"><rect x="{BOARD_X}" y="{y}" width="{BOARD_W}" '
                f'height="{height}" rx="6" fill="#fbfaf5" stroke="#b8a77a"/>')
@@ -502,8 +565,9 @@ def _marks_svg(st, marks, out):
 def svg(st, known_hands=None, viewer=None, marks=None):
     """An SVG picture of the state, as text: the board with coordinates, tiles, monuments,
     catastrophes, treasures (corner ones as stars) and leaders (player i's dynasty mark:
-    circle, diamond, triangle, cross, in the leader's colour, with the player's number),
-    and a panel per player: scores, leaders and catastrophes in supply, the hand when known.
+    hexagon, diamond, pentagon, cross, in the leader's colour, with the player's number), a
+    pending conflict ringed, a legend line, and a panel per player: scores, leaders and
+    catastrophes in supply, the hand when known; the header names the player to act.
 
     ``known_hands`` and ``viewer`` hide hands as in ``summary`` (default: every hand shown).
     ``marks``: moves of the player to act to draw, best first, as ``(action code, share)``
@@ -516,7 +580,7 @@ def svg(st, known_hands=None, viewer=None, marks=None):
     bb = st.view(np.uint64)
     body = []
     _board_svg(st, bb, body)
-    bottom = BOARD_Y + BOARD_H + 22
+    bottom = LEGEND_Y + 8
     if marks:
         bottom = max(bottom, _marks_svg(st, [(int(c), s) for c, s in marks], body))
     bottom = max(bottom, _panel_svg(st, known_hands, viewer, body))

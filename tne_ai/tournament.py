@@ -52,6 +52,7 @@ import signal
 import time
 from dataclasses import dataclass
 
+from . import limits as L
 from .errors import TneError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
@@ -62,6 +63,15 @@ RAY_HINT = 'pip install "tne-ai[ray]"'
 
 class TournamentError(TneError):
     """A tournament that cannot run as asked (agents, tables, options, a records file)."""
+
+
+def _count(value, what, lo, hi):
+    """A count or budget argument: an int lo..hi (tne_ai/limits.py), else TournamentError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        shown = L.clip(repr(value), 40) if not isinstance(value, int) or \
+            value.bit_length() <= 64 else "a huge number"
+        raise TournamentError(f"{what} must be an integer {lo} to {hi}, not {shown}")
+    return value
 
 
 # --- schedule -----------------------------------------------------------------------------
@@ -131,11 +141,16 @@ def make_tables(agents, tables=None, players=None):
             out.append(t)
         return out
     players = 2 if players is None else players
-    if not 2 <= players <= 4:
-        raise TournamentError(f"players must be 2, 3 or 4, not {players}")
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise TournamentError(f"players must be 2, 3 or 4, not {L.clip(repr(players), 40)}")
     if len(names) < players:
         raise TournamentError(f"{len(names)} agent(s) cannot fill a {players}-player table: "
                               f"add agents or give --table with repeated agents")
+    combinations = math.comb(len(names), players)
+    if combinations * players > L.MAX_TOURNAMENT_GAMES:
+        raise TournamentError(f"{len(names)} agents make {combinations} tables of {players}, "
+                              f"too many for one tournament (at most "
+                              f"{L.MAX_TOURNAMENT_GAMES} games): give --table")
     return list(itertools.combinations(names, players))
 
 
@@ -238,31 +253,59 @@ def replay(record, ply=None):
 
 # --- records files ------------------------------------------------------------------------
 
-def read_records(path):
+def read_records(path, cut_tail=None):
     """Yield (line number, record) for each non-blank line of a records file; a line that
-    is not a tne-game/1 record raises TournamentError naming the file and the line."""
-    from .formats import load_game_record
+    is not a tne-game/1 record raises TournamentError naming the file and the line.
+
+    The file is either JSON lines (one record a line, as tournaments write) or a single
+    tne-game/1 document, pretty-printed or not (as ``tne play`` saves).  With ``cut_tail``
+    (a list), a last line without its newline that is not valid JSON (a write cut short by
+    a crash) is skipped, and ``(line number, byte offset of its start)`` is appended to
+    ``cut_tail``."""
+    from .formats import load_game_record, parse_json
 
     try:
-        f = open(path, encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise TournamentError(f"{path}: cannot read: {e.strerror or e}") from None
-    with f:
+    if data.lstrip()[:1] == b"{" and b"\n" in data.strip() and _is_one_document(data):
         try:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    data = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise TournamentError(f"{path} line {number}: not valid JSON: {e}") from None
-                try:
-                    record = load_game_record(data)
-                except TneError as e:
-                    raise TournamentError(f"{path} line {number}: {e}") from None
-                yield number, record
-        except UnicodeDecodeError as e:
-            raise TournamentError(f"{path}: not UTF-8 text: {e}") from None
+            yield 1, load_game_record(parse_json(data, path))
+        except TneError as e:
+            raise TournamentError(str(e) if str(e).startswith(f"{path}:") else
+                                  f"{path}: {e}") from None
+        return
+    offset = 0
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, 1):
+        start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
+            continue
+        last = number == len(lines)  # no newline after it
+        try:
+            record = parse_json(raw, f"{path} line {number}")
+        except TneError as e:
+            if last and cut_tail is not None and "not valid JSON" in str(e):
+                cut_tail.append((number, start))
+                return
+            raise TournamentError(str(e)) from None
+        try:
+            record = load_game_record(record)
+        except TneError as e:
+            raise TournamentError(f"{path} line {number}: {e}") from None
+        yield number, record
+
+
+def _is_one_document(data):
+    """Whether ``data`` (bytes) is one JSON value spread over several lines, rather than
+    JSON lines: its first line alone is not valid JSON."""
+    first = data.lstrip().split(b"\n", 1)[0]
+    try:
+        json.loads(first)
+    except (ValueError, RecursionError):
+        return True
+    return False
 
 
 def find_record(path, game=None):
@@ -283,11 +326,14 @@ def _record_id(record, path, number):
     return gid
 
 
-def _load_resumed(path, by_id, seed, max_moves, agents):
+def _load_resumed(path, by_id, seed, max_moves, agents, warn=None):
     """The records of ``path`` whose ids are in the schedule, checked against it;
-    returns (records by id, number of records of games outside the schedule)."""
+    returns (records by id, number of records of games outside the schedule).  A last line
+    cut short by a crash is removed from the file (``warn`` is told), so that its game is
+    played again."""
     found, lines, ignored = {}, {}, 0
-    for number, record in read_records(path):
+    cut = []
+    for number, record in read_records(path, cut_tail=cut):
         gid = _record_id(record, path, number)
         if gid in lines:
             raise TournamentError(f"{path} line {number}: game {gid} is already recorded on "
@@ -307,6 +353,16 @@ def _load_resumed(path, by_id, seed, max_moves, agents):
                 f"{meta.get('max_moves')}, but this tournament seats {_seats_text(want)} with "
                 f"seed {seed} and max moves {max_moves}; use another output file")
         found[gid] = record
+    if cut:
+        number, start = cut[0]
+        try:
+            with open(path, "r+b") as f:
+                f.truncate(start)
+        except OSError as e:
+            raise TournamentError(f"{path}: cannot write: {e.strerror or e}") from None
+        if warn is not None:
+            warn(f"{path} line {number} was cut short (a crash while it was written): "
+                 f"dropped; its game is played again")
     return found, ignored
 
 
@@ -319,9 +375,25 @@ def _seats_text(agents):
 
 # --- backends -----------------------------------------------------------------------------
 
-def _worker_init():
-    """A pool worker leaves Ctrl-C to the parent, which stops the pool."""
+def _die_with(parent):
+    """Ask Linux to kill this process when its parent dies (even by SIGKILL), so that no
+    worker outlives a killed tournament; if the parent is already gone, exit now."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown must do
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker_init(parent=None):
+    """A pool worker leaves Ctrl-C to the parent, which stops the pool, and dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _die_with(parent)
 
 
 class _InProcess:
@@ -357,7 +429,8 @@ class _ProcessPool:
 
         self.executor = ProcessPoolExecutor(max_workers=jobs,
                                             mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_worker_init)
+                                            initializer=_worker_init,
+                                            initargs=(os.getpid(),))
         self.pending = {}
         self.window = 2 * jobs
 
@@ -382,12 +455,14 @@ class _ProcessPool:
         if not abort:
             self.executor.shutdown(wait=True)
             return
+        # stop the games in flight now, not when they end: the workers first, then the
+        # executor (whose threads then find a broken pool and close its queues quietly)
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:  # stop the games in flight now, not when they end
+        for process in processes:
             process.terminate()
         for process in processes:
             process.join(timeout=5)
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
 
 class _Ray:
@@ -597,7 +672,7 @@ def _parse_sprt(sprt, agents):
 
 def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
                    backend="local", ray_address=None, out=None, resume=False, sprt=None,
-                   max_moves=DEFAULT_MAX_MOVES, progress=None):
+                   max_moves=DEFAULT_MAX_MOVES, progress=None, warn=None):
     """Run a tournament and return a TournamentResult.
 
     ``agents``: ``{name: spec}`` in order (the first is the rating reference); ``tables``:
@@ -606,7 +681,8 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
     ``backend``: "local" (in-process for one job, else spawned processes) or "ray";
     ``out``: the JSON-lines records file (refused if it exists, unless ``resume``);
     ``sprt``: (elo0, elo1) to stop a two-agent match early; ``progress(done, total)`` is
-    called at the start and after each game.  Raises TournamentError for bad arguments
+    called at the start and after each game; ``warn(text)`` is told of a cut last line
+    dropped from ``out`` on resume.  Raises TournamentError for bad arguments
     before anything is written.  KeyboardInterrupt stops the workers and propagates; the
     file then holds every finished game."""
     from .ratings import Sprt, unit_score
@@ -614,12 +690,10 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
     agents = check_agents(agents)
     if len(agents) < 2:
         raise TournamentError("a tournament needs at least two agents")
-    if not isinstance(games, int) or games < 1:
-        raise TournamentError(f"games must be at least 1, not {games}")
-    if not isinstance(jobs, int) or jobs < 1:
-        raise TournamentError(f"jobs must be at least 1, not {jobs}")
-    if not isinstance(max_moves, int) or max_moves < 1:
-        raise TournamentError(f"max moves must be at least 1, not {max_moves}")
+    _count(games, "games (deals per table)", 1, L.MAX_DEALS)
+    _count(jobs, "jobs", 1, L.MAX_JOBS)
+    _count(max_moves, "max moves", 1, L.MAX_PLIES)
+    _count(seed, "seed", 0, L.MAX_SEED)
     if backend not in BACKENDS:
         raise TournamentError(f"backend '{backend}': use local or ray")
     if ray_address and backend != "ray":
@@ -628,6 +702,10 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
         raise TournamentError("resume needs the records file (--out FILE)")
     sprt_elos = _parse_sprt(sprt, agents)
     tables = make_tables(agents, tables, players)
+    total = sum(len(table) for table in tables) * games
+    if total > L.MAX_TOURNAMENT_GAMES:
+        raise TournamentError(f"{len(tables)} table(s) x {games} deal(s) x their rotations "
+                              f"make {total} games, at most {L.MAX_TOURNAMENT_GAMES}")
     plan = schedule(tables, games, seed)
     by_id = {g.game_id: g for g in plan}
 
@@ -638,7 +716,7 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
         if not resume:
             raise TournamentError(f"{out} exists: add --resume to continue it, or choose "
                                   f"another output file")
-        records, ignored = _load_resumed(out, by_id, seed, max_moves, agents)
+        records, ignored = _load_resumed(out, by_id, seed, max_moves, agents, warn)
     resumed = len(records)
 
     # the units in schedule order, for the SPRT

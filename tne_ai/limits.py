@@ -1,0 +1,31 @@
+"""Every count and budget a user can give, with its bounds, in one place.
+
+The library checks its arguments against these and the CLI's options use the same numbers
+(README, "Limits").  Each bound is far above any sensible use and low enough that a value at
+the bound still fits the engine's integers and this machine's memory.
+"""
+
+MAX_SEED = 2 ** 63 - 1          # seeds: 0 .. 2^63-1 (numpy's generators and ours take them)
+MAX_ITERATIONS = 10_000_000     # search iterations per move (the tree counts visits in int32)
+MAX_SECONDS = 3600.0            # seconds of search per move
+MAX_THREADS = 64                # root-parallel search trees per move
+MAX_JOBS = 64                   # tournament games in parallel (each worker holds ~150 MB)
+MAX_DEALS = 100_000             # tournament deals per table (--games)
+MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations
+MAX_PLIES = 50_000              # moves (actions and decisions) in a game record / --max-moves
+MAX_SIMULATIONS = 10_000_000    # OpenSpiel MCTS simulations per move
+# A colour score: every tile gives at most one point when placed and one when it wins a
+# conflict (2 x 153), and each of the 6 monuments at most 2 points a turn, so a game of
+# MAX_PLIES plies scores below 306 + 12 x MAX_PLIES = 600,306 in any colour.
+MAX_SCORE = 1_000_000
+MAX_JSON_DEPTH = 32             # nesting of arrays and objects in a position or record file
+MAX_INT_DIGITS = 30             # digits of an integer literal in a position or record file
+MAX_ECHO = 200                  # characters of a bad value repeated in an error message
+
+
+def clip(text, limit=MAX_ECHO):
+    """``text`` cut to about ``limit`` characters for an error message."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
