@@ -99,7 +99,7 @@ def test_every_legal_move_has_exactly_one_kind():
         hits = 0
         if code < S.A_WITHDRAW:
             colour, square = (code % 704) // 176, (code % 704) % 176
-            kinds = P.TILE_KINDS if code < S.A_LEADER \
+            kinds = range(P.K_TILE_MONUMENT, P.K_TILE_RIVAL + 1) if code < S.A_LEADER \
                 else range(P.K_LEADER_REVOLT, P.K_LEADER_NEW + 1)
             hits = sum(bool(masks[P._row(k, colour), square >> 6] >> np.uint64(square & 63) & np.uint64(1))
                        for k in kinds)

@@ -31,18 +31,15 @@ candidate square, not a score per legal move.
 ``K_SWAP``, ``K_PASS`` swapping tiles, passing
 ``K_DECISION``         commits, war colours, monuments, treasures (all one kind)
 ``K_LEADER_MOVE``      moving a leader already on the board (no tile drawn, nothing built)
-``K_TILE_WAR_WIN``     a tile next to two kingdoms that starts a war the mover wins in every
-                       colour he fights in: his kingdom's tiles of the colour plus his tiles
-                       of it in hand against the most a rival side has (board and hand)
 =====================  ======================================================================
 """
 import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..bits import U0, U1, count3, dilate, has, lowest_bit
+from ..bits import U0, U1, dilate, has, lowest_bit
 from ..board import ALL
-from ..engine.apply import MON_A, MON_B, conflict_strengths, kingdoms_next_to
+from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
 from ..engine.movegen import empty_squares, touch_counts
 from ..engine.rng import below
@@ -67,33 +64,27 @@ K_SWAP = 15
 K_PASS = 16
 K_DECISION = 17
 K_LEADER_MOVE = 18
-K_TILE_WAR_WIN = 19
-N_KINDS = 20
+N_KINDS = 19
 KIND_NAMES = ("tile_monument", "tile_mine_low", "tile_mine", "tile_war", "tile_nobody",
               "tile_alone", "tile_rival", "leader_revolt", "leader_join", "leader_new",
               "cat_rival", "cat_own", "cat_nothing", "cat_other", "withdraw", "swap", "pass",
-              "decision", "leader_move", "tile_war_win")
+              "decision", "leader_move")
 assert len(KIND_NAMES) == N_KINDS
 
 # hand-set scores, used until fitted ones are given: scoring and building first, pointless
 # catastrophes, swaps and passes last
 PRIOR_DEFAULT = np.array([3.0, 2.5, 2.0, 1.0, 0.5, 0.0, -0.5, 1.0, 1.5, 0.5, 0.5, -2.0,
-                          -3.0, -1.5, -1.5, -1.5, -3.0, 0.0, -1.0, 2.5])
+                          -3.0, -1.5, -1.5, -1.5, -3.0, 0.0, -1.0])
 
 # rows of the mask scratch (3 words each): tile kinds by colour, leader kinds by colour,
 # catastrophe kinds
 ROW_LEADER = 28
 ROW_CAT = 40
-ROW_WAR_WIN = 44
-N_MASKS = 48
-# the tile kinds, in the order a tile's kind is looked up
-TILE_KINDS = np.array([0, 1, 2, 19, 3, 4, 5, 6], dtype=np.int64)
+N_MASKS = 44
 
 
 @njit(cache=True, inline="always")
 def _row(kind, c):
-    if kind == K_TILE_WAR_WIN:
-        return ROW_WAR_WIN + c
     if kind <= K_TILE_RIVAL:
         return 4 * kind + c
     if kind <= K_LEADER_NEW:
@@ -142,56 +133,6 @@ def _owner(st, kmask, k, c, n):
         if s >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], s):
             return q
     return -1
-
-
-@njit(cache=True)
-def war_wins(st, bb, kmask, nk, p, two0, two1, two2):
-    """The empty squares next to 2+ kingdoms where a tile starts wars that p wins in every
-    colour he fights in (at least one): in colour c his side has the tiles of c in his
-    kingdom plus his hand's, a rival side the same of his (the unifying tile counts for
-    nobody, SPEC section 4); strictly more wins."""
-    n = st[S.PLAYERS]
-    e0, e1, e2 = empty_squares(bb)
-    w0 = w1 = w2 = U0
-    for w in range(3):
-        x = (two0 & e0) if w == 0 else ((two1 & e1) if w == 1 else (two2 & e2 & ALL[2]))
-        while x != U0:
-            s = 64 * w + lowest_bit(x)
-            x &= x - U1
-            adj = kingdoms_next_to(kmask, nk, s)
-            fights = 0
-            wins = 0
-            for c in range(4):
-                mine = -1
-                theirs = -1
-                sides = 0
-                base = S.BB_TILE + 3 * c
-                for k in range(nk):
-                    if not (adj >> k) & 1:
-                        continue
-                    holder = _owner(st, kmask, k, c, n)
-                    if holder < 0:
-                        continue
-                    sides += 1
-                    strength = count3(kmask[k, 0] & bb[base], kmask[k, 1] & bb[base + 1],
-                                      kmask[k, 2] & bb[base + 2]) + st[S.HAND + 4 * holder + c]
-                    if holder == p:
-                        mine = strength
-                    elif strength > theirs:
-                        theirs = strength
-                if sides >= 2 and mine >= 0:
-                    fights += 1
-                    if mine > theirs:
-                        wins += 1
-            if fights > 0 and wins == fights:
-                bit = U1 << np.uint64(s & 63)
-                if w == 0:
-                    w0 |= bit
-                elif w == 1:
-                    w1 |= bit
-                else:
-                    w2 |= bit
-    return w0, w1, w2
 
 
 @njit(cache=True)
@@ -244,7 +185,6 @@ def prepare(st, kmask, masks):
             riv0 |= kmask[k, 0]
             riv1 |= kmask[k, 1]
             riv2 |= kmask[k, 2]
-    win0, win1, win2 = war_wins(st, bb, kmask, nk, p, two0, two1, two2)
     low = 1 << 30
     for c in range(4):
         if st[S.SCORE + 5 * p + c] < low:
@@ -289,8 +229,7 @@ def prepare(st, kmask, masks):
         else:
             _set(masks, rm, m0 & ~b0, m1 & ~b1, m2 & ~b2)
         _set(masks, rr, r0 & ~b0, r1 & ~b1, r2 & ~b2)
-        _set(masks, _row(K_TILE_WAR, c), two0 & ~b0 & ~win0, two1 & ~b1 & ~win1, two2 & ~b2 & ~win2)
-        _set(masks, _row(K_TILE_WAR_WIN, c), win0 & ~b0, win1 & ~b1, win2 & ~b2)
+        _set(masks, _row(K_TILE_WAR, c), two0 & ~b0, two1 & ~b1, two2 & ~b2)
         _set(masks, _row(K_TILE_ALONE, c), ~one0 & ~b0, ~one1 & ~b1, ~one2 & ~b2)
         _set(masks, _row(K_TILE_NOBODY, c), one0 & ~two0 & ~m0 & ~r0 & ~b0,
              one1 & ~two1 & ~m1 & ~r1 & ~b1, one2 & ~two2 & ~m2 & ~r2 & ~b2)
@@ -343,17 +282,13 @@ def move_kind(st, masks, a):
         piece = 0 if a < S.A_LEADER else 1
         c = ((a - S.A_LEADER * piece) // 176)
         s = (a - S.A_LEADER * piece) % 176
-        if piece == 0:
-            for i in range(TILE_KINDS.shape[0]):
-                row = _row(TILE_KINDS[i], c)
-                if has(masks[row, 0], masks[row, 1], masks[row, 2], s):
-                    return TILE_KINDS[i]
-            return K_TILE_RIVAL
-        for kind in range(K_LEADER_REVOLT, K_LEADER_NEW + 1):
+        first = K_TILE_MONUMENT if piece == 0 else K_LEADER_REVOLT
+        last = K_TILE_RIVAL if piece == 0 else K_LEADER_NEW
+        for kind in range(first, last + 1):
             row = _row(kind, c)
             if has(masks[row, 0], masks[row, 1], masks[row, 2], s):
                 return kind
-        return K_LEADER_NEW
+        return last
     if S.A_CATASTROPHE <= a < S.A_SWAP:
         s = a - S.A_CATASTROPHE
         for kind in range(K_CAT_RIVAL, K_CAT_OTHER + 1):
@@ -389,8 +324,8 @@ def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, order, kmask, ma
                 a = moves[j]
                 if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * me + (a - S.A_LEADER) // 176] >= 0:
                     best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
-        elif kind <= K_CAT_OTHER or kind == K_TILE_WAR_WIN:
-            if kind <= K_TILE_RIVAL or kind == K_TILE_WAR_WIN:
+        elif kind <= K_CAT_OTHER:
+            if kind <= K_TILE_RIVAL:
                 base = S.A_TILE
                 colours = 4
             elif kind <= K_LEADER_NEW:
