@@ -258,7 +258,8 @@ def read_records(path, cut_tail=None):
     is not a tne-game/1 record raises TournamentError naming the file and the line.
 
     The file is either JSON lines (one record a line, as tournaments write) or a single
-    tne-game/1 document, pretty-printed or not (as ``tne play`` saves).  With ``cut_tail``
+    tne-game/1 document, pretty-printed or not (as ``tne play`` saves); a name ending in
+    ``.gz`` is read through gzip.  With ``cut_tail``
     (a list), a last line without its newline that is not valid JSON (a write cut short by
     a crash) is skipped, and ``(line number, byte offset of its start)`` is appended to
     ``cut_tail``."""
@@ -267,8 +268,11 @@ def read_records(path, cut_tail=None):
     try:
         with open(path, "rb") as f:
             data = f.read()
-    except OSError as e:
-        raise TournamentError(f"{path}: cannot read: {e.strerror or e}") from None
+        if str(path).endswith(".gz"):
+            import gzip
+            data = gzip.decompress(data)
+    except (OSError, EOFError) as e:
+        raise TournamentError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     if data.lstrip()[:1] == b"{" and b"\n" in data.strip() and _is_one_document(data):
         try:
             yield 1, load_game_record(parse_json(data, path))

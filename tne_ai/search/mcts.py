@@ -24,7 +24,8 @@ from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
 from ..engine.kingdoms import MAX_KINGDOMS
-from .determinize import determinize
+from ..engine.apply import conflict_strengths
+from .determinize import determinize, unseen_pool
 from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
 from .features import N_FEATURES
 from .priors import N_MASKS, kind_order, pick_commit, pick_untried
@@ -434,7 +435,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     move = alternatives[0][0]
     reused = sum(int(t.visits[0]) - d for t, d in results)
     if commit_margin > 0 and int(root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR):
-        move = smallest_commit(alternatives, commit_margin)
+        move = smallest_commit(alternatives, commit_margin, commit_outcomes(root))
     result = SearchResult(move, total, time.perf_counter() - start, alternatives, nodes)
     result.trees = [t for t, _ in results]
     result.root = root
@@ -447,15 +448,49 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     return result
 
 
-def smallest_commit(alternatives, margin):
-    """The commit to play: the smallest one not clearly worse than the best mean (the
-    commits of a root decision share the visits evenly, so their means compare): within
-    ``margin`` plus two standard errors of the difference (a reward in [0, 1] with mean m has
-    variance at most m (1 - m)).  Committed tiles leave the game and come back only as blind
-    draws from the bag, so tiles are spent only where the search finds them worth it."""
+def commit_outcomes(st):
+    """For the player to commit in st, the conflict's outcome class of each commit k
+    (SPEC section 4; ties go to the defender).  The defender, who commits second, wins with
+    k >= the attacker's total minus his board strength, else loses.  The attacker is sure
+    to win above the most the defender could reach (his board strength plus the tiles of
+    the colour the attacker cannot see, at most the defender's hand), cannot win at or below
+    the defender's board strength, and otherwise each k is its own gamble."""
+    att, dfn = conflict_strengths(st)
+    me = int(st[S.TO_ACT])
+    c = 0 if st[S.PHASE] == S.PH_REVOLT else int(st[S.CF_COLOUR])
+    most = min(int(st[S.HAND + 4 * me + c]), S.MAX_COMMIT)
+    out = {}
+    if st[S.CF_COMMIT] >= 0:
+        need = att + int(st[S.CF_COMMIT]) - dfn
+        for k in range(most + 1):
+            out[k] = "win" if k >= need else "lose"
+        return out
+    d = int(st[S.CF_DEFENDER])
+    pool = np.empty(4, dtype=np.int64)
+    unseen_pool(st, me, pool)
+    hidden = min(int(pool[c]), int(st[S.HAND + 4 * d:S.HAND + 4 * d + 4].sum()))
+    for k in range(most + 1):
+        if att + k > dfn + hidden:
+            out[k] = "sure"
+        elif att + k <= dfn:
+            out[k] = "hopeless"
+        else:
+            out[k] = f"gamble {k}"
+    return out
+
+
+def smallest_commit(alternatives, margin, outcomes):
+    """The commit to play: the best mean decides the conflict's outcome class
+    (``commit_outcomes``); within that class, the smallest commit not clearly worse than the
+    best (the commits of a root decision share the visits evenly, so their means compare):
+    within ``margin`` plus two standard errors of the difference (a reward in [0, 1] with
+    mean m has variance at most m (1 - m)).  Tiles beyond what the outcome needs leave the
+    game and come back only as blind draws, so they are spent only where the search finds
+    them clearly worth it; a smaller commit of another outcome is never taken for savings."""
     best, best_visits, best_mean = max(alternatives, key=lambda x: (x[2], -x[0]))
+    wanted = outcomes.get(best - S.A_COMMIT)
     for a, v, m in sorted(alternatives):
-        if v <= 0:
+        if v <= 0 or outcomes.get(a - S.A_COMMIT) != wanted:
             continue
         se = math.sqrt(best_mean * (1 - best_mean) / max(1, best_visits) + m * (1 - m) / v)
         if m >= best_mean - margin - 2 * se:
