@@ -65,15 +65,16 @@ def test_engine_specs():
 
 
 def test_tne_engine_gives_the_mcts_agents_records():
-    """With iteration budgets and seeds (and reuse off: the mcts agent keeps nothing between
-    moves), the engine process and the in-process agent play the same moves."""
+    """With iteration budgets and seeds, the engine process and the in-process agent play
+    the same moves: with their defaults (both start from the last search's subtree where the
+    position follows from it) and with that reuse off on both."""
     common = dict(games=1, seed=5)
-    ours = run_tournament({"r": "random", "m": "mcts:iterations=200"}, **common)
-    theirs = run_tournament({"r": "random",
-                             "e": f"engine[iterations=200,set.reuse=false]:{TNE_ENGINE}"},
-                            **common)
-    assert [r["moves"] for r in ours.records] == [r["moves"] for r in theirs.records]
-    assert [r["result"] for r in ours.records] == [r["result"] for r in theirs.records]
+    for agent, engine in (("mcts:iterations=200", "engine[iterations=200]"),
+                          ("mcts:iterations=200,reuse=0", "engine[iterations=200,set.reuse=false]")):
+        ours = run_tournament({"r": "random", "m": agent}, **common)
+        theirs = run_tournament({"r": "random", "e": f"{engine}:{TNE_ENGINE}"}, **common)
+        assert [r["moves"] for r in ours.records] == [r["moves"] for r in theirs.records]
+        assert [r["result"] for r in ours.records] == [r["result"] for r in theirs.records]
     assert len(theirs.records) == 2  # whole games, the engine in either seat
     assert all(not r["meta"]["truncated"] and "forfeit" not in r["meta"] for r in theirs.records)
 

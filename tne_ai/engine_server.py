@@ -20,12 +20,12 @@ Seeds: the search of the k-th ``go`` since ``newgame`` (or the start) uses seed
 
 Reuse between positions
 -----------------------
-The follow-up search that planned the second action of a turn is kept.  When the next
-``position`` is that same information set (the engine's own first action was played, nothing
-else happened: the same view of the same player), its root statistics are merged into the new
-search (``reuse``, on by default; off gives exactly the ``mcts`` agent's moves).  The
-position of a ``game`` record is replayed from the previous one when the record extends it.
-Nothing else is kept: each search() call builds a fresh tree.
+The last search (its trees) is kept.  The next ``go`` starts from the subtree of the new
+position when that position follows from the last one without a draw (the second action of
+a turn, or after the opponents' decisions in a conflict: ``search(..., reuse=...)``), exactly
+as the in-process ``mcts`` agent does, so with the same seeds and an iteration budget of one
+slice the engine plays the agent's moves (``reuse``, on by default).  The position of a
+``game`` record is replayed from the previous one when the record extends it.
 """
 import sys
 import threading
@@ -45,12 +45,12 @@ INFO_PV_ITERATIONS = 256  # each follow-up search of the plan shown in info line
 
 OPTIONS = [
     Option("threads", "int", 1, 1, MAX_THREADS, "root-parallel search trees (go threads wins)"),
-    Option("seed", "int", 0, 0, 2 ** 62, "seed of the searches"),
-    Option("c", "float", 0.7, 0.01, 10.0, "UCB exploration constant"),
+    Option("seed", "int", 0, 0, 2 ** 63 - 1, "seed of the searches"),
+    Option("c", "float", None, 0.01, 10.0, "UCB exploration constant (null: the search's own)"),
     Option("rollout", "int", 0, -1, 1000, "random moves before the evaluation (-1: to the end)"),
     Option("leader", "float", None, 0.0, 10.0,
            "evaluation value of a leader on the board (null: the evaluation's own)"),
-    Option("reuse", "bool", True, doc="merge the planned second action's search into the next"),
+    Option("reuse", "bool", True, doc="start from the last search's subtree when the position follows from it"),
     Option("pv", "bool", True, doc="plan the rest of the turn after the best move"),
     Option("info_interval", "float", 0.5, 0.01, 60.0, "seconds per slice (time, infinite)"),
     Option("slice_iterations", "int", 20000, 32, 10_000_000, "iterations per slice"),
@@ -78,7 +78,7 @@ class EngineServer:
         self.position = None        # Position of the player to act
         self.game = None            # (record moves, Position) of the last game position
         self.calls = 0
-        self.kept = None            # (view key, alternatives, iterations) of a planned move
+        self.last = None            # the last search (SearchResult with its trees), for reuse
         self.worker = None
         self.stop_event = threading.Event()
         self.abandon = False
@@ -162,7 +162,7 @@ class EngineServer:
         self.position = None
         self.game = None
         self.calls = 0
-        self.kept = None
+        self.last = None
 
     def do_position(self, msg):
         self._idle("position")
@@ -239,13 +239,10 @@ class EngineServer:
         more = o["pv"] and may_continue(st)
         budget_seconds = seconds * 0.8 if (seconds is not None and more and not infinite) else seconds
         options = self._search_options()
-        key = _view_key(st)
         parts = []
         reused = 0
-        if o["reuse"] and self.kept is not None and self.kept[0] == key:
-            parts.append(self.kept[1])
-            reused = self.kept[2]
-        self.kept = None
+        previous = self.last if o["reuse"] else None
+        self.last = None
         start = time.perf_counter()
         done, nodes, slice_no = 0, 0, 0
         sketch = None  # (first move, its quick plan) for the info lines
@@ -265,7 +262,11 @@ class EngineServer:
             else:
                 slice_seconds = None
             r = search(st, iterations=step, seconds=slice_seconds, threads=threads,
-                       seed=seed + 7919 * slice_no, **options)
+                       seed=seed + 7919 * slice_no, reuse=previous if slice_no == 0 else None,
+                       **options)
+            if slice_no == 0:
+                reused = r.reused
+            self.last = r
             slice_no += 1
             done += r.iterations
             nodes += r.nodes
@@ -286,6 +287,12 @@ class EngineServer:
         if self.abandon:
             return
         best, _, win = alternatives[0]
+        if int(st[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) and done > 0:
+            # a commit is chosen as the search chooses it (smallest_commit), not by visits
+            from .search.mcts import DEFAULTS, commit_outcomes, smallest_commit
+            margin = DEFAULTS["model"]["commit_margin"]
+            best = r.move if slice_no == 1 else smallest_commit(alternatives, margin, commit_outcomes(st))
+            win = {a: m for a, _, m in alternatives}.get(best, win)
         win = None if done == 0 and reused == 0 else win  # a forced move is not searched
         rest = []
         if more and not self.abandon:
@@ -293,10 +300,6 @@ class EngineServer:
                                        None if iterations is not None else
                                        (seconds if not infinite else 0.5))
             rest = plan_rest(st, best, it, sec, threads, seed, options)
-            if rest and rest[0][2] is not None:
-                from .analyse import after_own_move
-                child = after_own_move(st, best)
-                self.kept = (_view_key(child), rest[0][2].alternatives, rest[0][2].iterations)
         if self.abandon:
             return
         pv = [move_text(best)] + [move_text(a) for a, _, _ in rest]

@@ -140,7 +140,7 @@ class ExternalAgent(Agent):
         names = {o.get("name") for o in hello.get("options") or [] if isinstance(o, dict)}
         settings = dict(self.engine_options)
         if "seed" in names and "seed" not in settings:
-            settings["seed"] = int(self.seed) & ((1 << 62) - 1)
+            settings["seed"] = int(self.seed)
         for name, value in settings.items():
             self._send({"type": "setoption", "name": name, "value": value})
         self._send({"type": "newgame"})

@@ -324,6 +324,11 @@ def reusable_node(tree, root, st, viewer):
                 if tree.visits[ch] > 0:
                     after = state.copy()
                     apply_action(after, int(tree.action[ch]), rng)
+                    # a draw from the bag (a turn's end) ends the match: the tree's root state
+                    # may hold a bag the viewer cannot see, and its draws are not his
+                    if after[S.BAG_COUNT:S.BAG_COUNT + 4].sum() != state[S.BAG_COUNT:S.BAG_COUNT + 4].sum():
+                        ch = int(tree.sibling[ch])
+                        continue
                     if np.array_equal(_view(after, viewer), target):
                         return ch
                     nxt.append((ch, after))
