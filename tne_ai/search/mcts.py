@@ -380,6 +380,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     if n == 1:
         return SearchResult(int(moves[0]), 0, time.perf_counter() - start, [(int(moves[0]), 0, 0.0)], 1)
     viewer = int(st[S.TO_ACT])
+    legal = set(int(m) for m in moves[:n])
     threads = max(1, int(threads))
     shares = [None] * threads
     if iterations is not None:
@@ -403,6 +404,12 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
         old = reuse.trees[i] if reuse is not None and i < len(reuse.trees) else None
         if old is not None and reuse.viewer == viewer:
             x = reusable_node(old, reuse.root, root, viewer)
+            ch = int(old.child[x]) if x > 0 else -1
+            while ch >= 0:                 # every root child must be legal here, or start afresh
+                if int(old.action[ch]) not in legal:
+                    x = -1
+                    break
+                ch = int(old.sibling[ch])
             if x > 0:
                 bigger = Tree(capacity + int(old.count[0]))
                 if copy_subtree(*old.arrays()[:8], x, *bigger.arrays()) > 0:
