@@ -158,17 +158,15 @@ def action_moves(st, bb, p, out):
     if st[S.catastrophes(p)] > 0:
         c0, c1, c2 = catastrophe_targets(bb, e0, e1, e2)
         n = emit(out, n, S.A_CATASTROPHE, c0, c1, c2)
-    # swap every sub-multiset of 1-6 hand tiles
-    h0 = st[S.hand(p, 0)]
-    h1 = st[S.hand(p, 1)]
-    h2 = st[S.hand(p, 2)]
-    h3 = st[S.hand(p, 3)]
-    if h0 + h1 + h2 + h3 > 0:
-        for i in range(S.N_SWAPS):
-            if (S.SWAP_COUNTS[i, 0] <= h0 and S.SWAP_COUNTS[i, 1] <= h1
-                    and S.SWAP_COUNTS[i, 2] <= h2 and S.SWAP_COUNTS[i, 3] <= h3):
-                out[n] = S.A_SWAP + i
-                n += 1
+    # swap every non-empty sub-multiset of the hand (at most 6 tiles), in the order of
+    # SWAP_COUNTS (lexicographic in r, b, g, k), so the codes come out ascending
+    for r in range(st[S.hand(p, 0)] + 1):
+        for b in range(st[S.hand(p, 1)] + 1):
+            for g in range(st[S.hand(p, 2)] + 1):
+                for k in range(st[S.hand(p, 3)] + 1):
+                    if r + b + g + k > 0:
+                        out[n] = S.A_SWAP + SWAP_INDEX[((r * 7 + b) * 7 + g) * 7 + k]
+                        n += 1
     out[n] = S.A_PASS
     return n + 1
 
