@@ -28,8 +28,19 @@ def next_u64(rng):
 
 @njit(cache=True)
 def below(rng, n):
-    """A uniform integer in 0..n-1 (n >= 1)."""
-    return np.int64((next_u64(rng) >> np.uint64(11)) % np.uint64(n))
+    """A uniform integer in 0..n-1 (n >= 1): the top 53 bits of the next output modulo n.
+
+    The remainder is taken through a floating-point quotient (faster than a 64-bit integer
+    division): both operands are below 2**53, so they are exact doubles and the rounded
+    quotient is off by at most one, which the correction step fixes; the result is exactly
+    ``x % n``."""
+    x = np.int64(next_u64(rng) >> np.uint64(11))
+    r = x - np.int64(float(x) / float(n)) * n
+    if r < 0:
+        r += n
+    elif r >= n:
+        r -= n
+    return r
 
 
 @njit(cache=True)
