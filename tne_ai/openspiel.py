@@ -141,7 +141,6 @@ class _Core:
         return core
 
 
-_MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
 _UNUSED_RNG = make_rng(0)  # apply_action takes an RNG; an external-draw bag never uses it
 _TEXT = {}
 
@@ -287,8 +286,9 @@ class TigrisEuphratesState(pyspiel.State):
     def _legal_actions(self, player):
         if player != self.current_player():
             return []
-        n = legal_moves(self._core.st, _MOVES)
-        return _MOVES[:n].tolist()
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)  # per call: states may live in threads
+        n = legal_moves(self._core.st, moves)
+        return moves[:n].tolist()
 
     def chance_outcomes(self):
         counts = self._core.st[S.BAG_COUNT:S.BAG_COUNT + 4]
