@@ -11,6 +11,8 @@ options after a colon, e.g. ``mcts:time=0.2,threads=2``, ``mcts:iterations=5000,
 evaluation; -1 plays to the end, 0 evaluates at once, the default), leader (evaluation value
 of a leader on the board), seed.  The OpenSpiel agents need the ``openspiel`` extra.
 """
+import importlib
+
 import numpy as np
 
 from . import state as S
@@ -130,32 +132,42 @@ class MctsAgent(Agent):
         return result.move
 
 
-def _openspiel_agent(kind):
-    """A builder for an OpenSpiel agent (tne_ai.openspiel): OpenSpiel is imported only when
-    such an agent is made, so this module works without it."""
-    def build(**options):
+# --- the registry -----------------------------------------------------------------------------
+
+_AGENTS = {}  # kind -> (builder, {option: type})
+
+
+def register_agent(kind, builder, options):
+    """Make ``kind`` buildable from spec strings: ``builder(**options)`` returns the agent;
+    ``options`` maps each option name to its type (int, float, str)."""
+    _AGENTS[kind] = (builder, dict(options))
+
+
+register_agent("random", RandomAgent, {"seed": int})
+register_agent("greedy", GreedyAgent, {"seed": int})
+register_agent("mcts", MctsAgent, {"seed": int, "iterations": int, "time": float, "threads": int,
+                                   "c": float, "rollout": int, "leader": float})
+
+# Agents in modules that need an optional extra: kind -> (module, extra, what it needs).  The
+# module registers its agents itself when imported (register_agent); nothing here imports it
+# until such an agent is asked for.
+OPTIONAL_AGENTS = {"openspiel-ismcts": ("tne_ai.openspiel", "openspiel", "OpenSpiel"),
+                   "openspiel-mcts": ("tne_ai.openspiel", "openspiel", "OpenSpiel")}
+
+
+def _registered(kind, spec):
+    """(builder, options) of kind, importing its optional module on first use."""
+    if kind not in _AGENTS and kind in OPTIONAL_AGENTS:
+        module, extra, needs = OPTIONAL_AGENTS[kind]
         try:
-            from .openspiel import make_openspiel_agent
+            importlib.import_module(module)
         except ImportError as e:
-            raise AgentSpecError(f"agent '{kind}' needs OpenSpiel: pip install "
-                                 f"\"tne-ai[openspiel]\" ({e})") from None
-        return make_openspiel_agent(kind, **options)
-    return build
-
-
-_OPTIONS = {
-    "random": {"seed": int},
-    "greedy": {"seed": int},
-    "mcts": {"seed": int, "iterations": int, "time": float, "threads": int, "c": float,
-             "rollout": int, "leader": float},
-    "openspiel-ismcts": {"seed": int, "simulations": int, "time": float, "c": float,
-                         "playout": str},
-    "openspiel-mcts": {"seed": int, "simulations": int, "time": float, "c": float,
-                       "playout": str},
-}
-_CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
-            "openspiel-ismcts": _openspiel_agent("openspiel-ismcts"),
-            "openspiel-mcts": _openspiel_agent("openspiel-mcts")}
+            raise AgentSpecError(f"agent '{kind}' needs {needs}: pip install "
+                                 f"\"tne-ai[{extra}]\" ({e})") from None
+    if kind not in _AGENTS:
+        known = list(_AGENTS) + [k for k in OPTIONAL_AGENTS if k not in _AGENTS]
+        raise AgentSpecError(f"unknown agent '{kind}' in spec '{spec}' (known: {', '.join(known)})")
+    return _AGENTS[kind]
 
 
 def parse_spec(spec):
@@ -164,22 +176,21 @@ def parse_spec(spec):
         raise AgentSpecError("empty agent spec")
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
-    if kind not in _OPTIONS:
-        raise AgentSpecError(f"unknown agent '{kind}' in spec '{spec}' (known: {', '.join(_OPTIONS)})")
+    known = _registered(kind, spec)[1]
     options = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq:
             raise AgentSpecError(f"option '{item}' in spec '{spec}' needs a value (key=value)")
-        if key not in _OPTIONS[kind]:
+        if key not in known:
             raise AgentSpecError(f"unknown option '{key}' for {kind} in spec '{spec}' "
-                                 f"(known: {', '.join(_OPTIONS[kind])})")
+                                 f"(known: {', '.join(known)})")
         try:
-            options[key] = _OPTIONS[kind][key](value.strip())
+            options[key] = known[key](value.strip())
         except ValueError:
             raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is not "
-                                 f"a valid {_OPTIONS[kind][key].__name__}") from None
+                                 f"a valid {known[key].__name__}") from None
         if key in ("iterations", "threads") and options[key] < 1 or key in ("time", "c") and options[key] <= 0 \
                 or key == "rollout" and options[key] < -1:
             raise AgentSpecError(f"option {key}={value.strip()} in spec '{spec}' is out of range")
@@ -191,4 +202,4 @@ def make_agent(spec, seed=None):
     kind, options = parse_spec(spec)
     if seed is not None:
         options.setdefault("seed", seed)
-    return _CLASSES[kind](**options)
+    return _registered(kind, spec)[0](**options)

@@ -81,7 +81,7 @@ from open_spiel.python.algorithms import mcts as _mcts
 
 from . import board as B
 from . import state as S
-from .agents import Agent, AgentSpecError
+from .agents import Agent, AgentSpecError, register_agent
 from .engine.apply import apply_action, draw_tile, owed_drawer, resolve_draw
 from .engine.movegen import legal_moves
 from .engine.playout import random_game
@@ -569,8 +569,14 @@ class OpenSpielMctsAgent(_OpenSpielAgent):
 
 
 AGENTS = {"openspiel-ismcts": OpenSpielIsmctsAgent, "openspiel-mcts": OpenSpielMctsAgent}
+AGENT_OPTIONS = {"seed": int, "simulations": int, "time": float, "c": float, "playout": str}
 
 
 def make_openspiel_agent(kind, **options):
     """The agent of that kind (``openspiel-ismcts`` or ``openspiel-mcts``) with options."""
     return AGENTS[kind](**options)
+
+
+# the two agents register themselves with tne_ai.agents (which never imports this module)
+for _kind, _cls in AGENTS.items():
+    register_agent(_kind, _cls, AGENT_OPTIONS)
