@@ -123,10 +123,10 @@ def kingdoms_around(st, bb, s, exclude_sq, with_colours):
 
 
 @njit(cache=True, inline="always")
-def touch_counts_of(bb, exclude_sq):
-    """Squares next to (or in) 2+ kingdoms and 3+ kingdoms, (twos, threes) as 6 words: every
+def touch_levels(bb, exclude_sq):
+    """Squares next to (or in) 1+, 2+ and 3+ kingdoms, (ones, twos, threes) as 9 words: every
     kingdom (exclude_sq treated as empty) is flooded once, in ``label``'s order, and its dilated
-    mask goes through bit-sliced counters (ones, twos, threes); nothing is stored."""
+    mask goes through bit-sliced counters; nothing is stored."""
     o0, o1, o2, l0, l1, l2 = connecting(bb, exclude_sq)
     n0 = n1 = n2 = U0
     t0 = t1 = t2 = U0
@@ -147,7 +147,50 @@ def touch_counts_of(bb, exclude_sq):
         n0 |= d0
         n1 |= d1
         n2 |= d2
+    return n0, n1, n2, t0, t1, t2, h0, h1, h2
+
+
+@njit(cache=True, inline="always")
+def touch_counts_of(bb, exclude_sq):
+    """Squares next to (or in) 2+ kingdoms and 3+ kingdoms: (twos, threes) as 6 words."""
+    _, _, _, t0, t1, t2, h0, h1, h2 = touch_levels(bb, exclude_sq)
     return t0, t1, t2, h0, h1, h2
+
+
+@njit(cache=True, inline="always")
+def twos_with_leader_lifted(bb, s, n0, n1, n2, t0, t1, t2, h0, h1, h2):
+    """Squares next to 2+ kingdoms once the leader on s is lifted, from the full board's
+    counters (ones, twos, threes of ``touch_levels``) without labelling the board again.
+
+    Only s's kingdom K changes.  Taking K out lowers each count by one inside K's dilation D:
+    a square stays at 1+ if it was at 1+ outside D or at 2+ inside it, likewise for 2+.  Then
+    the kingdoms K falls into without s (floods from its other leaders) are counted in."""
+    k0, k1, k2 = region_of(bb, s)
+    d0, d1, d2 = dilate(k0, k1, k2)
+    n0 = (n0 & ~d0) | (t0 & d0)
+    n1 = (n1 & ~d1) | (t1 & d1)
+    n2 = (n2 & ~d2) | (t2 & d2)
+    t0 = (t0 & ~d0) | (h0 & d0)
+    t1 = (t1 & ~d1) | (h1 & d1)
+    t2 = (t2 & ~d2) | (h2 & d2)
+    o0, o1, o2, l0, l1, l2 = connecting(bb, s)
+    l0 &= k0
+    l1 &= k1
+    l2 &= k2
+    while (l0 | l1 | l2) != U0:
+        a0, a1, a2 = single(first_square(l0, l1, l2))
+        f0, f1, f2 = flood(a0, a1, a2, o0, o1, o2)
+        l0 &= ~f0
+        l1 &= ~f1
+        l2 &= ~f2
+        e0, e1, e2 = dilate(f0, f1, f2)
+        t0 |= n0 & e0
+        t1 |= n1 & e1
+        t2 |= n2 & e2
+        n0 |= e0
+        n1 |= e1
+        n2 |= e2
+    return t0, t1, t2
 
 
 @njit(cache=True)

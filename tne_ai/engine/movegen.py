@@ -11,7 +11,8 @@ from ..bits import U0, U1, dilate, lowest_bit, count3, nth_square
 from ..board import LAND, RIVER, ALL, SQUARES
 from .. import state as S
 from .rng import below
-from .kingdoms import MAX_KINGDOMS, kingdoms_around, label, occupied, touch_counts_of  # noqa: F401
+from .kingdoms import (MAX_KINGDOMS, kingdoms_around, label, occupied, touch_counts_of,  # noqa: F401
+                       touch_levels, twos_with_leader_lifted)
 from .apply import (BLOCK_OFFSETS, kingdoms_next_to, monument_blocks, monument_free,  # noqa: F401
                     tile_colour_at, treasure_choices, war_conflicts, MON_A, MON_B)
 
@@ -128,7 +129,7 @@ def legal_moves(st, out):
 @njit(cache=True)
 def action_moves(st, bb, p, out):
     n = 0
-    tw0, tw1, tw2, th0, th1, th2 = touch_counts_of(bb, -1)
+    on0, on1, on2, tw0, tw1, tw2, th0, th1, th2 = touch_levels(bb, -1)
     e0, e1, e2 = empty_squares(bb)
     # tiles: blue on the river, the others on land, never next to 3+ kingdoms
     for c in range(4):
@@ -147,7 +148,7 @@ def action_moves(st, bb, p, out):
             n = emit(out, n, S.A_LEADER + SQUARES * c, r0 & ~tw0, r1 & ~tw1, r2 & ~tw2)
         else:
             # a move: lift the leader first, then the target must touch at most one kingdom
-            u0, u1, u2, _, _, _ = touch_counts_of(bb, s)
+            u0, u1, u2 = twos_with_leader_lifted(bb, s, on0, on1, on2, tw0, tw1, tw2, th0, th1, th2)
             n = emit(out, n, S.A_LEADER + SQUARES * c, r0 & ~u0, r1 & ~u1, r2 & ~u2)
     # withdraw
     for c in range(4):

@@ -9,9 +9,9 @@ hand are read, so the result is the same whether or not the true hands and bag a
 state.  (The viewer's own past swaps are treated as unknown too: the state keeps one count of
 hidden discards, not their owners.)
 
-Nothing is allocated: the pool (at most 153 tiles, the bag holds 160) is laid out and
-shuffled in the output's own bag words, dealt from there, and what is left is moved to the
-front of the bag.
+Nothing is allocated: the output buffer itself (984 bytes) is the scratch for the pool, one
+byte a tile, until the deal is done; then it receives its copy of the state, the dealt hands
+and the bag (at most 153 tiles; the bag holds 160).
 """
 import numpy as np
 from numba import njit
@@ -19,7 +19,7 @@ from numba import njit
 from .. import state as S
 from ..bits import U0, U1, count3, popcount
 from ..board import TILES_PER_COLOUR
-from ..engine.rng import shuffle_bag
+from ..engine.rng import below
 
 LOW_BITS = np.uint64(0x5555555555555555)  # the low bit of every 2-bit tile
 
@@ -46,45 +46,60 @@ def unseen_pool(st, viewer, pool):
     return total
 
 
+@njit(cache=True, inline="always")
+def pack_tiles(tiles, start, count):
+    """Tiles start .. start + count - 1 (count <= 32) of a byte-per-tile array as one bag word."""
+    word = U0
+    for k in range(count):
+        word |= np.uint64(tiles[start + k]) << np.uint64(2 * k)
+    return word
+
+
 @njit(cache=True)
 def determinize(st, viewer, rng, out):
-    """Write into out a full state consistent with viewer's information set in st."""
-    out[:] = st
+    """Write into out (another array than st) a full state consistent with viewer's
+    information set in st."""
     bb = st.view(np.uint64)
-    # the unseen tiles colour by colour, as bag tiles 0..total-1 of out, then shuffled
-    for w in range(S.BAG_WORDS):
-        out[S.BAG + w] = 0
+    n_players = st[S.PLAYERS]
+    hidden = st[S.HIDDEN_DISCARDS]
+    # out is scratch until its copy of st below: the unseen pool, one byte a tile, shuffled
+    tiles = out.view(np.uint8)
     total = 0
     for c in range(4):
         for _ in range(unseen_of(st, bb, viewer, c)):
-            out[S.BAG + (total >> 5)] |= c << (2 * (total & 31))
+            tiles[total] = c
             total += 1
-    shuffle_bag(out, total, rng)
-    # deal: the other hands in player order, then the hidden discards (gone)
+    for i in range(total - 1, 0, -1):
+        j = below(rng, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    # deal: the other hands in player order (counts kept 4 bits each, slot 4 * p + c), then
+    # the hidden discards (gone); the rest, in that order, is the bag
+    dealt = 0
     i = 0
-    for p in range(st[S.PLAYERS]):
+    for p in range(n_players):
         if p == viewer:
             continue
-        held = S.hand_size(st, p)
-        for c in range(4):
-            out[S.hand(p, c)] = 0
-        for _ in range(held):
-            out[S.hand(p, S.bag_tile(out, i))] += 1
+        for _ in range(S.hand_size(st, p)):
+            dealt += 1 << (4 * (4 * p + tiles[i]))
             i += 1
-    i += st[S.HIDDEN_DISCARDS]
-    # the rest is the bag: shift tiles i.. to the front (tiles past the pool are 0 already)
+    i += hidden
     n = total - i
+    b0 = pack_tiles(tiles, i, min(max(n, 0), 32))
+    b1 = pack_tiles(tiles, i + 32, min(max(n - 32, 0), 32))
+    b2 = pack_tiles(tiles, i + 64, min(max(n - 64, 0), 32))
+    b3 = pack_tiles(tiles, i + 96, min(max(n - 96, 0), 32))
+    b4 = pack_tiles(tiles, i + 128, min(max(n - 128, 0), 32))
+    out[:] = st
+    for p in range(n_players):
+        if p != viewer:
+            for c in range(4):
+                out[S.hand(p, c)] = (dealt >> (4 * (4 * p + c))) & 15
     words = out.view(np.uint64)
-    if n <= 0:
-        for w in range(S.BAG_WORDS):
-            out[S.BAG + w] = 0
-    elif i > 0:
-        ws = (2 * i) >> 6
-        bs = np.uint64((2 * i) & 63)
-        for w in range(S.BAG_WORDS):
-            lo = words[S.BAG + w + ws] if w + ws < S.BAG_WORDS else U0
-            hi = words[S.BAG + w + ws + 1] if w + ws + 1 < S.BAG_WORDS else U0
-            words[S.BAG + w] = (lo >> bs) | (hi << (np.uint64(64) - bs)) if bs != U0 else lo
+    words[S.BAG] = b0
+    words[S.BAG + 1] = b1
+    words[S.BAG + 2] = b2
+    words[S.BAG + 3] = b3
+    words[S.BAG + 4] = b4
     # bag counts: colours 1, 2, 3 are the 2-bit patterns 01, 10, 11
     ones = twos = threes = 0
     for w in range(S.BAG_WORDS):
