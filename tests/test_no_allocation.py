@@ -49,7 +49,8 @@ def test_the_walk_reaches_the_rule_kernels():
     for want in ("tne_ai.engine.apply.place_tile", "tne_ai.engine.apply.resolve_war",
                  "tne_ai.engine.apply.end_turn", "tne_ai.engine.kingdoms.kingdoms_around",
                  "tne_ai.engine.kingdoms.touch_counts_of", "tne_ai.engine.movegen.action_moves",
-                 "tne_ai.engine.rng.shuffle_bag", "tne_ai.state.hand", "tne_ai.bits.flood"):
+                 "tne_ai.engine.kingdoms.twos_with_leader_lifted",
+                 "tne_ai.search.determinize.pack_tiles", "tne_ai.state.hand", "tne_ai.bits.flood"):
         assert want in names
 
 
