@@ -111,10 +111,11 @@ def put_leader(st, bb, p, c, s):
 @njit(cache=True)
 def withdraw_stranded(st, bb):
     """Every leader with no face-up red tile next to it goes back to its owner."""
-    for i in range(4 * st[S.PLAYERS]):
-        s = st[S.LEADER_SQ + i]
-        if s >= 0 and red_next_to(bb, s) == 0:
-            lift_leader(st, bb, i >> 2, i & 3)
+    for p in range(st[S.PLAYERS]):
+        for c in range(4):
+            s = st[S.leader_sq(p, c)]
+            if s >= 0 and red_next_to(bb, s) == 0:
+                lift_leader(st, bb, p, c)
 
 
 # --- draws ----------------------------------------------------------------------------------

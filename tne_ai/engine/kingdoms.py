@@ -73,10 +73,11 @@ def region_without(bb, s, exclude_sq):
 def leader_colours_in(st, f0, f1, f2):
     """Bit mask of the colours of the leaders (any owner) standing in the set f."""
     cm = 0
-    for i in range(4 * st[S.PLAYERS]):
-        s = st[S.LEADER_SQ + i]
-        if s >= 0 and has(f0, f1, f2, s):
-            cm |= 1 << (i & 3)
+    for p in range(st[S.PLAYERS]):
+        for c in range(4):
+            s = st[S.leader_sq(p, c)]
+            if s >= 0 and has(f0, f1, f2, s):
+                cm |= 1 << c
     return cm
 
 

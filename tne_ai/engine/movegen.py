@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import U0, U1, dilate, lowest_bit, count3, nth_square
-from ..board import LAND, RIVER, ALL, SQUARES
+from ..board import LAND, RIVER, ALL, SQUARES, RED
 from .. import state as S
 from .rng import below
 from .kingdoms import (MAX_KINGDOMS, kingdoms_around, label, occupied, touch_counts_of,  # noqa: F401
@@ -70,7 +70,8 @@ def empty_squares(bb):
 @njit(cache=True, inline="always")
 def near_temple(bb, e0, e1, e2):
     """Empty land squares next to a face-up red tile: where a leader may stand."""
-    r0, r1, r2 = dilate(bb[S.BB_TILE], bb[S.BB_TILE + 1], bb[S.BB_TILE + 2])
+    red = S.tile_bb(RED)
+    r0, r1, r2 = dilate(bb[red], bb[red + 1], bb[red + 2])
     return r0 & e0 & LAND[0], r1 & e1 & LAND[1], r2 & e2 & LAND[2]
 
 
@@ -79,9 +80,9 @@ def catastrophe_targets(bb, e0, e1, e2):
     """An empty square, or a face-up tile without a treasure."""
     f0 = f1 = f2 = U0
     for c in range(4):
-        f0 |= bb[S.BB_TILE + 3 * c]
-        f1 |= bb[S.BB_TILE + 3 * c + 1]
-        f2 |= bb[S.BB_TILE + 3 * c + 2]
+        f0 |= bb[S.tile_bb(c)]
+        f1 |= bb[S.tile_bb(c) + 1]
+        f2 |= bb[S.tile_bb(c) + 2]
     return (e0 | (f0 & ~bb[S.BB_TREASURE]), e1 | (f1 & ~bb[S.BB_TREASURE + 1]),
             e2 | (f2 & ~bb[S.BB_TREASURE + 2]))
 
