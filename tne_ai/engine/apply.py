@@ -194,7 +194,7 @@ def draw_up_to(st, p, n, rng):
 
 # --- end of the turn (SPEC 3) ---------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_monuments(st, bb):
     """End of turn 1: for each built monument, the active player scores 1 point of colour X
     for each of his leaders in the monument's kingdom whose colour X is one of its two."""
@@ -210,7 +210,7 @@ def score_monuments(st, bb):
                 st[S.score(t, c)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refill_hands(st, rng):
     """End of turn 2: every player, active player first then clockwise, draws back up to 6
     (owed draws count as held).  True if some draw found the bag short."""
@@ -314,7 +314,7 @@ def treasure_check(st, bb, rng):
         end_action(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_treasure(st, bb, rng, s):
     """`treasure s`: the treasure becomes a wild point of the player to act; check again."""
     clear_bit(bb, S.BB_TREASURE, s)
@@ -379,7 +379,7 @@ def monument_check(st, bb, rng):
         treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flip_monument(st, bb, rng, m, t):
     """`monument m t`: the four tiles of the block at t flip (they keep connecting, lose their
     colour); leaders left without a temple go home; then the treasure check."""
@@ -395,7 +395,7 @@ def flip_monument(st, bb, rng, m, t):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decline_monument(st, bb, rng):
     st[S.PLACED_SQ] = -1
     treasure_check(st, bb, rng)
@@ -422,7 +422,7 @@ def clear_conflict(st):
     st[S.CF_COMMIT] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def war_sides(st, bb):
     """The attacker's and the defender's kingdoms in the war in progress (the unifying tile
     left out): each side is the region of its leader of the war colour."""
@@ -451,12 +451,20 @@ def conflict_strengths(st):
 
 
 @njit(cache=True)
+def kingdoms_at_war(st, bb):
+    """The kingdoms next to the unifying tile (left out): (union of their squares, bit mask of
+    the colours with leaders in two or more of them)."""
+    u = st[S.UNIFY_SQ]
+    _, k0, k1, k2, clash = kingdoms_around(st, bb, u, u, True)
+    return k0, k1, k2, clash
+
+
+@njit(cache=True)
 def war_conflicts(st, bb, kmask=None):
     """Bit mask of the colours in conflict around the unifying tile (SPEC section 4): colours
     with leaders in two or more of the kingdoms next to it.  (kmask is ignored: kept so callers
     that pass a labelling scratch still work.)"""
-    u = st[S.UNIFY_SQ]
-    _, _, _, _, clash = kingdoms_around(st, bb, u, u, True)
+    _, _, _, clash = kingdoms_at_war(st, bb)
     return clash
 
 
@@ -466,8 +474,7 @@ def start_war(st, bb, c):
     leader, else the first owner clockwise from him; defender: the other."""
     n = st[S.PLAYERS]
     t = st[S.TURN]
-    u = st[S.UNIFY_SQ]
-    _, k0, k1, k2, _ = kingdoms_around(st, bb, u, u, False)
+    k0, k1, k2, _ = kingdoms_at_war(st, bb)
     att = -1
     dfn = -1
     for i in range(n):
@@ -555,7 +562,7 @@ def resolve_revolt(st, bb, rng, defender_commit):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def commit_tiles(st, bb, rng, n):
     """`commit n`: n tiles of the conflict's colour (red in a revolt) leave the game from the
     hand of the player to act; the attacker first, then the defender, then the conflict is
@@ -629,14 +636,14 @@ def place_leader(st, bb, rng, c, s):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def withdraw_leader(st, bb, rng, c):
     """`withdraw c`: the leader goes back to the supply."""
     lift_leader(st, bb, st[S.TO_ACT], c)
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_catastrophe(st, bb, rng, s):
     """`catastrophe s`: the tile there (if any) leaves the game, the square is blocked for
     good, leaders left without a temple go home; no conflict."""
@@ -650,7 +657,7 @@ def place_catastrophe(st, bb, rng, s):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def swap_tiles(st, bb, rng, i):
     """`swap`: discard the tiles of multiset i face down and draw as many at once."""
     p = st[S.TO_ACT]
@@ -668,7 +675,7 @@ def swap_tiles(st, bb, rng, i):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pass_action(st, bb, rng):
     treasure_check(st, bb, rng)
 

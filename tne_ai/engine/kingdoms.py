@@ -158,7 +158,7 @@ def touch_counts_of(bb, exclude_sq):
     return t0, t1, t2, h0, h1, h2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def twos_with_leader_lifted(bb, s, n0, n1, n2, t0, t1, t2, h0, h1, h2):
     """Squares next to 2+ kingdoms once the leader on s is lifted, from the full board's
     counters (ones, twos, threes of ``touch_levels``) without labelling the board again.

@@ -60,6 +60,14 @@ def emit(out, n, base, a0, a1, a2):
 
 
 @njit(cache=True, inline="always")
+def copy_block(out, n, start, count, offset):
+    """Append out[start:start + count] + offset (the same squares for another colour)."""
+    for k in range(count):
+        out[n + k] = out[start + k] + offset
+    return n + count
+
+
+@njit(cache=True, inline="always")
 def empty_squares(bb):
     """Squares with no tile, leader or catastrophe."""
     o0, o1, o2 = occupied(bb)
@@ -132,21 +140,38 @@ def action_moves(st, bb, p, out):
     n = 0
     on0, on1, on2, tw0, tw1, tw2, th0, th1, th2 = touch_levels(bb, -1)
     e0, e1, e2 = empty_squares(bb)
-    # tiles: blue on the river, the others on land, never next to 3+ kingdoms
+    # tiles: blue on the river, the others on land, never next to 3+ kingdoms (red, green and
+    # black share one set of squares: it is listed once, then copied with the colour's offset)
+    land_at = -1
+    land_n = 0
     for c in range(4):
         if st[S.hand(p, c)] > 0:
             if c == 1:
                 n = emit(out, n, S.A_TILE + SQUARES * c, e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1,
                          e2 & RIVER[2] & ~th2)
-            else:
+            elif land_at < 0:
+                land_at = n
                 n = emit(out, n, S.A_TILE + SQUARES * c, e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1,
                          e2 & LAND[2] & ~th2)
-    # leaders: empty land next to a face-up red tile, touching at most one kingdom
+                land_n = n - land_at
+                land_c = c
+            else:
+                n = copy_block(out, n, land_at, land_n, SQUARES * (c - land_c))
+    # leaders: empty land next to a face-up red tile, touching at most one kingdom (the same
+    # squares for every leader in the supply)
     r0, r1, r2 = near_temple(bb, e0, e1, e2)
+    supply_at = -1
+    supply_n = 0
     for c in range(4):
         s = st[S.leader_sq(p, c)]
         if s < 0:
-            n = emit(out, n, S.A_LEADER + SQUARES * c, r0 & ~tw0, r1 & ~tw1, r2 & ~tw2)
+            if supply_at < 0:
+                supply_at = n
+                n = emit(out, n, S.A_LEADER + SQUARES * c, r0 & ~tw0, r1 & ~tw1, r2 & ~tw2)
+                supply_n = n - supply_at
+                supply_c = c
+            else:
+                n = copy_block(out, n, supply_at, supply_n, SQUARES * (c - supply_c))
         else:
             # a move: lift the leader first, then the target must touch at most one kingdom
             u0, u1, u2 = twos_with_leader_lifted(bb, s, on0, on1, on2, tw0, tw1, tw2, th0, th1, th2)

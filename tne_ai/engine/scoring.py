@@ -8,7 +8,7 @@ from numba import njit
 from .. import state as S
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def sorted_totals(st, p):
     """p's four colour totals after adding his treasures one at a time to his lowest colour
     (the first lowest, in colour order), sorted ascending, as a tuple."""
@@ -66,7 +66,7 @@ def better(a, b):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def place_of(st, p):
     """1 + the number of players strictly better than p (shared places 1, 1, 3)."""
     mine = sorted_totals(st, p)
