@@ -81,7 +81,7 @@ def leader_colours_in(st, f0, f1, f2):
     return cm
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def kingdoms_around(st, bb, s, exclude_sq, with_colours):
     """The kingdoms next to square s, with s and exclude_sq treated as empty: one flood from
     each occupied neighbour not yet covered (a square has four, so at most four kingdoms).
@@ -123,7 +123,7 @@ def kingdoms_around(st, bb, s, exclude_sq, with_colours):
     return count, k0, k1, k2, twos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def touch_levels(bb, exclude_sq):
     """Squares next to (or in) 1+, 2+ and 3+ kingdoms, (ones, twos, threes) as 9 words: every
     kingdom (exclude_sq treated as empty) is flooded once, in ``label``'s order, and its dilated

@@ -46,7 +46,7 @@ def unseen_pool(st, viewer, pool):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pack_tiles(tiles, start, count):
     """Tiles start .. start + count - 1 (count <= 32) of a byte-per-tile array as one bag word."""
     word = U0
