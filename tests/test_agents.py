@@ -67,3 +67,30 @@ def test_greedy_defender_saves_tiles_when_it_cannot_win():
     pos = revolt_position(2, 1)
     pos.push("commit 2")  # needs 2, holds 1
     assert GreedyAgent().choose(pos) == S.A_COMMIT
+
+
+def test_agents_register_themselves():
+    """The OpenSpiel agents register with tne_ai.agents when tne_ai.openspiel is imported;
+    agents.py names the module only as a string, and any module can register an agent."""
+    import inspect
+
+    import tne_ai.agents as agents_module
+    from tne_ai.agents import make_agent, register_agent
+
+    assert "from .openspiel" not in inspect.getsource(agents_module)
+    agent = make_agent("openspiel-mcts:simulations=3", seed=1)
+    assert agent.name == "openspiel-mcts:simulations=3"
+
+    class Fixed(agents_module.Agent):
+        def __init__(self, seed=0, move=1797):
+            self.name = f"fixed:{move}"
+            self.move = move
+
+        def choose(self, position):
+            return self.move
+
+    register_agent("fixed-test", Fixed, {"seed": int, "move": int})
+    try:
+        assert make_agent("fixed-test:move=1797").choose(None) == 1797
+    finally:
+        del agents_module._AGENTS["fixed-test"]

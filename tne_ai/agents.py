@@ -12,6 +12,7 @@ program speaking docs/PROTOCOL.md, see tne_ai.external).  mcts options: iteratio
 evaluation; -1 plays to the end, 0 evaluates at once, the default), leader (evaluation value
 of a leader on the board), seed.  The OpenSpiel agents need the ``openspiel`` extra.
 """
+import importlib
 import re
 
 import numpy as np
@@ -156,19 +157,6 @@ class MctsAgent(Agent):
         return result.move
 
 
-def _openspiel_agent(kind):
-    """A builder for an OpenSpiel agent (tne_ai.openspiel): OpenSpiel is imported only when
-    such an agent is made, so this module works without it."""
-    def build(**options):
-        try:
-            from .openspiel import make_openspiel_agent
-        except ImportError as e:
-            raise AgentSpecError(f"agent '{kind}' needs OpenSpiel: pip install "
-                                 f"\"tne-ai[openspiel]\" ({e})") from None
-        return make_openspiel_agent(kind, **options)
-    return build
-
-
 def _engine_agent(**options):
     from .external import ExternalAgent
     return ExternalAgent(**options)
@@ -181,14 +169,38 @@ _OPTIONS = {
              "rollout": int, "leader": float, "eval": str, "prior": str, "widen": float,
              "wexp": float, "settle": int, "weights": str, "margin": float,
              "reuse": int},
-    "openspiel-ismcts": {"seed": int, "simulations": int, "time": float, "c": float,
-                         "playout": str},
-    "openspiel-mcts": {"seed": int, "simulations": int, "time": float, "c": float,
-                       "playout": str},
 }
 _CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
-            "openspiel-ismcts": _openspiel_agent("openspiel-ismcts"),
-            "openspiel-mcts": _openspiel_agent("openspiel-mcts"), "engine": _engine_agent}
+            "engine": _engine_agent}
+
+
+def register_agent(kind, builder, options):
+    """Make ``kind`` buildable from spec strings: ``builder(**options)`` returns the agent;
+    ``options`` maps each option name to its type (int, float, str)."""
+    _OPTIONS[kind] = dict(options)
+    _CLASSES[kind] = builder
+
+
+# Agents in modules that need an optional extra: kind -> (module, extra, what it needs).  The
+# module registers its agents itself when imported (register_agent); nothing here imports it
+# until such an agent is asked for.
+OPTIONAL_AGENTS = {"openspiel-ismcts": ("tne_ai.openspiel", "openspiel", "OpenSpiel"),
+                   "openspiel-mcts": ("tne_ai.openspiel", "openspiel", "OpenSpiel")}
+
+
+def _registered(kind, spec):
+    """Import the optional module of kind on first use; AgentSpecError if kind is unknown."""
+    if kind not in _OPTIONS and kind in OPTIONAL_AGENTS:
+        module, extra, needs = OPTIONAL_AGENTS[kind]
+        try:
+            importlib.import_module(module)
+        except ImportError as e:
+            raise AgentSpecError(f"agent '{kind}' needs {needs}: pip install "
+                                 f"\"tne-ai[{extra}]\" ({e})") from None
+    if kind not in _OPTIONS:
+        known = list(_OPTIONS) + [k for k in OPTIONAL_AGENTS if k not in _OPTIONS]
+        raise AgentSpecError(f"unknown agent '{L.clip(kind, 40)}' in spec '{L.clip(spec, 80)}' "
+                             f"(known: {', '.join(known)})")
 
 
 # The range of each numeric option (tne_ai/limits.py; README, "Limits"): (low, high, low open).
@@ -236,9 +248,7 @@ def parse_spec(spec):
         return "engine", parse_engine_spec(spec)
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
-    if kind not in _OPTIONS:
-        raise AgentSpecError(f"unknown agent '{L.clip(kind, 40)}' in spec '{L.clip(spec, 80)}' "
-                             f"(known: {', '.join(_OPTIONS)})")
+    _registered(kind, spec)
     options = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")

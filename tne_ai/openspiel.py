@@ -81,7 +81,7 @@ from open_spiel.python.algorithms import mcts as _mcts
 
 from . import board as B
 from . import state as S
-from .agents import Agent, AgentSpecError
+from .agents import Agent, AgentSpecError, register_agent
 from .engine.apply import apply_action, draw_tile, owed_drawer, resolve_draw
 from .engine.movegen import legal_moves
 from .engine.playout import random_game
@@ -141,7 +141,6 @@ class _Core:
         return core
 
 
-_MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
 _UNUSED_RNG = make_rng(0)  # apply_action takes an RNG; an external-draw bag never uses it
 _TEXT = {}
 
@@ -287,8 +286,9 @@ class TigrisEuphratesState(pyspiel.State):
     def _legal_actions(self, player):
         if player != self.current_player():
             return []
-        n = legal_moves(self._core.st, _MOVES)
-        return _MOVES[:n].tolist()
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)  # per call: states may live in threads
+        n = legal_moves(self._core.st, moves)
+        return moves[:n].tolist()
 
     def chance_outcomes(self):
         counts = self._core.st[S.BAG_COUNT:S.BAG_COUNT + 4]
@@ -569,8 +569,14 @@ class OpenSpielMctsAgent(_OpenSpielAgent):
 
 
 AGENTS = {"openspiel-ismcts": OpenSpielIsmctsAgent, "openspiel-mcts": OpenSpielMctsAgent}
+AGENT_OPTIONS = {"seed": int, "simulations": int, "time": float, "c": float, "playout": str}
 
 
 def make_openspiel_agent(kind, **options):
     """The agent of that kind (``openspiel-ismcts`` or ``openspiel-mcts``) with options."""
     return AGENTS[kind](**options)
+
+
+# the two agents register themselves with tne_ai.agents (which never imports this module)
+for _kind, _cls in AGENTS.items():
+    register_agent(_kind, _cls, AGENT_OPTIONS)

@@ -14,8 +14,6 @@ from .limits import MAX_SEED, clip
 from .notation import Move, move_text, parse_move
 from .render import pending_text
 
-_MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
-
 
 def start_state(players, bag, deal=True):
     """The start position: temples and treasures placed, then (with deal) each player in
@@ -83,8 +81,11 @@ class Position:
 
     # --- moves -----------------------------------------------------------------------------
     def legal_codes(self):
-        n = _legal_moves(self.st, _MOVES)
-        return _MOVES[:n].tolist()
+        # a move buffer per call (no module-level scratch), so threads sharing no Position
+        # never see each other's moves
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        n = _legal_moves(self.st, moves)
+        return moves[:n].tolist()
 
     def legal_moves(self):
         return [Move(c) for c in self.legal_codes()]

@@ -5,7 +5,7 @@ from numba import njit
 from .. import state as S
 from .apply import apply_action, draw_tile
 from .movegen import legal_moves, random_move
-from .rng import below
+from .rng import shuffle_bag
 
 
 @njit(cache=True)
@@ -37,25 +37,22 @@ def perft(st, depth, rng, moves_stack):
 
 
 @njit(cache=True)
-def shuffled_start(template, rng):
-    """A start position from a template (board, players and catastrophes set, the full bag
-    of 143 in the ordered bag, no hands): shuffle the bag with rng, then each player draws
-    6 in turn order."""
-    st = template.copy()
-    n = st[S.BAG_LEN]
-    tiles = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        tiles[i] = (st[S.BAG + (i >> 5)] >> (2 * (i & 31))) & 3
-    for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    for w in range(S.BAG_WORDS):
-        st[S.BAG + w] = 0
-    for i in range(n):
-        st[S.BAG + (i >> 5)] |= tiles[i] << (2 * (i & 31))
+def deal_start(template, rng, st):
+    """Write into st a start position from a template (board, players and catastrophes set,
+    the full bag of 143 in the ordered bag, no hands): shuffle the bag with rng, then each
+    player draws 6 in turn order."""
+    st[:] = template
+    shuffle_bag(st, st[S.BAG_LEN], rng)
     for p in range(st[S.PLAYERS]):
         for _ in range(6):
             draw_tile(st, p, rng)
+
+
+@njit(cache=True)
+def shuffled_start(template, rng):
+    """A new start position from a template (see deal_start)."""
+    st = np.empty_like(template)
+    deal_start(template, rng, st)
     return st
 
 
@@ -63,7 +60,8 @@ def shuffled_start(template, rng):
 def random_games(template, rng, games, max_moves, moves):
     """Play that many random games from shuffled starts; return the total moves made."""
     total = 0
+    st = np.empty_like(template)  # one state for all the games
     for _ in range(games):
-        st = shuffled_start(template, rng)
+        deal_start(template, rng, st)
         total += random_game(st, rng, moves, max_moves)
     return total

@@ -8,14 +8,31 @@ hand) is shuffled and dealt: the other hands in player order, then the hidden di
 hand are read, so the result is the same whether or not the true hands and bag are in the
 state.  (The viewer's own past swaps are treated as unknown too: the state keeps one count of
 hidden discards, not their owners.)
+
+Nothing is allocated: the output buffer itself (984 bytes) is the scratch for the pool, one
+byte a tile, until the deal is done; then it receives its copy of the state, the dealt hands
+and the bag (at most 153 tiles; the bag holds 160).
 """
 import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..bits import count3
+from ..bits import U0, U1, count3, popcount
 from ..board import TILES_PER_COLOUR
 from ..engine.rng import below
+
+LOW_BITS = np.uint64(0x5555555555555555)  # the low bit of every 2-bit tile
+
+
+@njit(cache=True, inline="always")
+def unseen_of(st, bb, viewer, c):
+    """Tiles of colour c the viewer cannot see."""
+    t = S.tile_bb(c)
+    on_board = count3(bb[t], bb[t + 1], bb[t + 2])
+    for m in range(6):
+        if st[S.monument_tiles(m)] == c:
+            on_board += 4
+    return TILES_PER_COLOUR[c] - on_board - st[S.out_of_game(c)] - st[S.hand(viewer, c)]
 
 
 @njit(cache=True)
@@ -24,50 +41,76 @@ def unseen_pool(st, viewer, pool):
     bb = st.view(np.uint64)
     total = 0
     for c in range(4):
-        on_board = count3(bb[S.BB_TILE + 3 * c], bb[S.BB_TILE + 3 * c + 1], bb[S.BB_TILE + 3 * c + 2])
-        for m in range(6):
-            if st[S.MON_TILES + m] == c:
-                on_board += 4
-        pool[c] = TILES_PER_COLOUR[c] - on_board - st[S.OUT_OF_GAME + c] - st[S.HAND + 4 * viewer + c]
+        pool[c] = unseen_of(st, bb, viewer, c)
         total += pool[c]
     return total
 
 
 @njit(cache=True)
+def pack_tiles(tiles, start, count):
+    """Tiles start .. start + count - 1 (count <= 32) of a byte-per-tile array as one bag word."""
+    word = U0
+    for k in range(count):
+        word |= np.uint64(tiles[start + k]) << np.uint64(2 * k)
+    return word
+
+
+@njit(cache=True)
 def determinize(st, viewer, rng, out):
-    """Write into out a full state consistent with viewer's information set in st."""
-    out[:] = st
-    pool = np.empty(4, dtype=np.int64)
-    total = unseen_pool(st, viewer, pool)
-    tiles = np.empty(total, dtype=np.int64)
-    i = 0
+    """Write into out (another array than st) a full state consistent with viewer's
+    information set in st."""
+    bb = st.view(np.uint64)
+    n_players = st[S.PLAYERS]
+    hidden = st[S.HIDDEN_DISCARDS]
+    # out is scratch until its copy of st below: the unseen pool, one byte a tile, shuffled
+    tiles = out.view(np.uint8)
+    total = 0
     for c in range(4):
-        for _ in range(pool[c]):
-            tiles[i] = c
-            i += 1
+        for _ in range(unseen_of(st, bb, viewer, c)):
+            tiles[total] = c
+            total += 1
     for i in range(total - 1, 0, -1):
         j = below(rng, i + 1)
         tiles[i], tiles[j] = tiles[j], tiles[i]
+    # deal: the other hands in player order (counts kept 4 bits each, slot 4 * p + c), then
+    # the hidden discards (gone); the rest, in that order, is the bag
+    dealt = 0
     i = 0
-    for p in range(st[S.PLAYERS]):
+    for p in range(n_players):
         if p == viewer:
             continue
-        held = 0
-        for c in range(4):
-            held += st[S.HAND + 4 * p + c]
-            out[S.HAND + 4 * p + c] = 0
-        for _ in range(held):
-            out[S.HAND + 4 * p + tiles[i]] += 1
+        for _ in range(S.hand_size(st, p)):
+            dealt += 1 << (4 * (4 * p + tiles[i]))
             i += 1
-    i += st[S.HIDDEN_DISCARDS]
-    for c in range(4):
-        out[S.BAG_COUNT + c] = 0
-    for w in range(S.BAG_WORDS):
-        out[S.BAG + w] = 0
+    i += hidden
     n = total - i
-    for k in range(n):
-        c = tiles[i + k]
-        out[S.BAG_COUNT + c] += 1
-        out[S.BAG + (k >> 5)] |= c << (2 * (k & 31))
+    b0 = pack_tiles(tiles, i, min(max(n, 0), 32))
+    b1 = pack_tiles(tiles, i + 32, min(max(n - 32, 0), 32))
+    b2 = pack_tiles(tiles, i + 64, min(max(n - 64, 0), 32))
+    b3 = pack_tiles(tiles, i + 96, min(max(n - 96, 0), 32))
+    b4 = pack_tiles(tiles, i + 128, min(max(n - 128, 0), 32))
+    out[:] = st
+    for p in range(n_players):
+        if p != viewer:
+            for c in range(4):
+                out[S.hand(p, c)] = (dealt >> (4 * (4 * p + c))) & 15
+    words = out.view(np.uint64)
+    words[S.BAG] = b0
+    words[S.BAG + 1] = b1
+    words[S.BAG + 2] = b2
+    words[S.BAG + 3] = b3
+    words[S.BAG + 4] = b4
+    # bag counts: colours 1, 2, 3 are the 2-bit patterns 01, 10, 11
+    ones = twos = threes = 0
+    for w in range(S.BAG_WORDS):
+        lo = words[S.BAG + w] & LOW_BITS
+        hi = (words[S.BAG + w] >> U1) & LOW_BITS
+        ones += popcount(lo & ~hi)
+        twos += popcount(hi & ~lo)
+        threes += popcount(lo & hi)
+    out[S.bag_count(0)] = max(n, 0) - ones - twos - threes
+    out[S.bag_count(1)] = ones
+    out[S.bag_count(2)] = twos
+    out[S.bag_count(3)] = threes
     out[S.BAG_LEN] = n
     out[S.BAG_ORDERED] = 1
