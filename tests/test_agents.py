@@ -93,4 +93,4 @@ def test_agents_register_themselves():
     try:
         assert make_agent("fixed-test:move=1797").choose(None) == 1797
     finally:
-        del agents_module._AGENTS["fixed-test"]
+        del agents_module._OPTIONS["fixed-test"], agents_module._CLASSES["fixed-test"]

@@ -230,7 +230,8 @@ def _option_value(kind, key, text, spec):
     if not pattern.fullmatch(text):
         raise AgentSpecError(f"{where} is not a valid {convert.__name__}")
     value = convert(text)
-    lo, hi, lo_open = _RANGES[key]
+    # an option of a registered agent without a range of its own: any 63-bit magnitude
+    lo, hi, lo_open = _RANGES.get(key, (-L.MAX_SEED, L.MAX_SEED, False))
     if value < lo or value > hi or (lo_open and value == lo):
         def shown(v):
             return str(v) if isinstance(v, int) else f"{v:g}"
