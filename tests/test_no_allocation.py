@@ -1,7 +1,8 @@
 """DESIGN (performance notes): no allocation inside hot kernels.  Every numba kernel reached
 from the kernels that run once per move or per search iteration (random_game, random_move,
 legal_moves, apply_action, determinize, and the final scoring a finished rollout is valued
-with) is found by walking the globals each kernel's code names, and its source must not make
+with, and the search's run_iterations with its evaluation, settling and widening) is found
+by walking the globals each kernel's code names, and its source must not make
 an array: no np.empty / np.zeros / np.full / np.array / empty_like / zeros_like / .copy()."""
 import inspect
 import re
@@ -10,10 +11,10 @@ import types
 from numba.core.registry import CPUDispatcher
 
 from tne_ai.engine import apply, movegen, playout, scoring
-from tne_ai.search import determinize
+from tne_ai.search import determinize, mcts
 
 ROOTS = [playout.random_game, movegen.random_move, movegen.legal_moves, apply.apply_action,
-         determinize.determinize, scoring.rewards, scoring.final_values]
+         determinize.determinize, scoring.rewards, scoring.final_values, mcts.run_iterations]
 ALLOCATING = re.compile(r"np\.(empty|zeros|ones|full|array|empty_like|zeros_like|ones_like)\b|\.copy\(\)")
 # Kernels allowed to allocate, each with the reason.  None is needed today.
 EXCEPTIONS = {}

@@ -16,11 +16,11 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..engine.apply import apply_action, conflict_strengths
+from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
-from ..engine.scoring import final_values, rewards
+from ..engine.scoring import rewards, sorted_totals
 from .features import FEATURE_NAMES, N_FEATURES, features
-from .priors import KIND_NAMES, N_KINDS
+from .priors import KIND_NAMES, N_KINDS, commit_context
 
 # weights of the sorted colour totals (lowest first), value of a leader on the board, and the
 # logistic scale of a value difference
@@ -30,6 +30,19 @@ W_SCALE = 5
 EVAL_DEFAULT = np.array([1.0, 0.3, 0.1, 0.05, 0.0, 2.0])
 
 
+@njit(cache=True, inline="always")
+def basic_value(st, params, p):
+    """The hand-set value of p's standing: weighted sorted totals plus a bonus per leader."""
+    t0, t1, t2, t3 = sorted_totals(st, p)
+    v = 0.0
+    for i in range(4):
+        t = t0 if i == 0 else (t1 if i == 1 else (t2 if i == 2 else t3))
+        v += params[W_SORTED + i] * t
+        if st[S.LEADER_SQ + 4 * p + i] >= 0:
+            v += params[W_LEADER]
+    return v
+
+
 @njit(cache=True)
 def evaluate(st, params, out):
     """Rewards per player into out: exact for a finished game, heuristic otherwise."""
@@ -37,21 +50,17 @@ def evaluate(st, params, out):
     if st[S.PHASE] == S.PH_OVER:
         rewards(st, out)
         return
-    values = np.empty(4, dtype=np.float64)
-    sorted_totals = np.empty(4, dtype=np.int64)
+    v0 = basic_value(st, params, 0)
+    v1 = basic_value(st, params, 1)
+    v2 = basic_value(st, params, 2) if n > 2 else 0.0
+    v3 = basic_value(st, params, 3) if n > 3 else 0.0
     for p in range(n):
-        final_values(st, p, sorted_totals)
-        v = 0.0
-        for i in range(4):
-            v += params[W_SORTED + i] * sorted_totals[i]
-            if st[S.LEADER_SQ + 4 * p + i] >= 0:
-                v += params[W_LEADER]
-        values[p] = v
-    for p in range(n):
+        vp = v0 if p == 0 else (v1 if p == 1 else (v2 if p == 2 else v3))
         total = 0.0
         for q in range(n):
             if q != p:
-                total += 1.0 / (1.0 + math.exp(-(values[p] - values[q]) / params[W_SCALE]))
+                vq = v0 if q == 0 else (v1 if q == 1 else (v2 if q == 2 else v3))
+                total += 1.0 / (1.0 + math.exp(-(vp - vq) / params[W_SCALE]))
         out[p] = total / (n - 1)
 
 
@@ -62,12 +71,7 @@ def greedy_commit(st):
     """The greedy commit rule (as the ``greedy`` agent's): an attacker commits all his tiles of
     the colour when that beats the defender's board strength, else none; a defender commits
     the fewest tiles that win (ties go to him, SPEC section 4), or none if he cannot."""
-    att, dfn = conflict_strengths(st)
-    me = st[S.TO_ACT]
-    c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
-    most = st[S.HAND + 4 * me + c]
-    if most > S.MAX_COMMIT:
-        most = S.MAX_COMMIT
+    att, dfn, _, _, most = commit_context(st)
     if st[S.CF_COMMIT] < 0:
         return S.A_COMMIT + (most if att + most > dfn else 0)
     need = att + st[S.CF_COMMIT] - dfn

@@ -43,7 +43,7 @@ from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
 from ..engine.movegen import empty_squares, touch_counts
 from ..engine.rng import below
-from .determinize import unseen_pool
+from .determinize import unseen_of
 
 K_TILE_MONUMENT = 0
 K_TILE_MINE_LOW = 1
@@ -363,6 +363,19 @@ def kind_order(weights):
     return np.array(sorted(range(N_KINDS), key=lambda k: (-w[k], k)), dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def commit_context(st):
+    """(attacker's board strength, defender's, player to commit, colour, most he can commit)
+    of the conflict waiting for a commit (SPEC section 4)."""
+    att, dfn = conflict_strengths(st)
+    me = st[S.TO_ACT]
+    c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
+    most = st[S.HAND + 4 * me + c]
+    if most > S.MAX_COMMIT:
+        most = S.MAX_COMMIT
+    return att, dfn, me, c, most
+
+
 @njit(cache=True)
 def commit_rank(st, k):
     """Rank (0 first) of commit k among the commits of the player to act, in the order a
@@ -371,20 +384,14 @@ def commit_rank(st, k):
     (ties go to him, SPEC section 4); the attacker is sure of a win only above the most the
     defender could have: his board strength plus the tiles of the colour the attacker cannot
     see, at most the defender's hand size (the attacker's information, SPEC section 7)."""
-    att, dfn = conflict_strengths(st)
-    me = st[S.TO_ACT]
-    c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
-    most = st[S.HAND + 4 * me + c]
-    if most > S.MAX_COMMIT:
-        most = S.MAX_COMMIT
+    att, dfn, me, c, most = commit_context(st)
     if st[S.CF_COMMIT] >= 0:
         key = att + st[S.CF_COMMIT] - dfn          # the defender's smallest winning commit
     else:
         d = st[S.CF_DEFENDER]
-        pool = np.empty(4, dtype=np.int64)
-        unseen_pool(st, me, pool)
+        unseen = unseen_of(st, st.view(np.uint64), me, c)
         held = st[S.HAND + 4 * d] + st[S.HAND + 4 * d + 1] + st[S.HAND + 4 * d + 2] + st[S.HAND + 4 * d + 3]
-        hidden = pool[c] if pool[c] < held else held
+        hidden = unseen if unseen < held else held
         key = dfn + hidden - att + 1               # the attacker's smallest sure commit
         if key > most and att + most > dfn:
             key = most                             # no sure win: all in, as a gamble
