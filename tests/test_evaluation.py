@@ -10,7 +10,7 @@ import pytest
 from helpers import load
 from tne_ai import state as S
 from tne_ai.errors import TneError
-from tne_ai.notation import parse_move
+from tne_ai.notation import move_text, parse_move
 from tne_ai.position import Position
 from tne_ai.engine.rng import make_rng
 from tne_ai.search import features as F
@@ -111,25 +111,34 @@ def test_every_legal_move_has_exactly_one_kind():
             assert hits == 1, code
 
 
-def test_widening_opens_the_best_kind_first():
-    """With the monument kind scored highest, the first child opened at the root is the one
-    tile that completes a block; with it scored lowest, never the first."""
+def test_widening_opens_the_best_kind_first_and_each_further_child_of_a_kind_counts_less():
+    """A node opens the kind with the best weight - log(1 + children of that kind open).
+    Weights: tile_mine 1.0, tile_alone 0.5, every other kind -10.  First: a tile that scores
+    for player 0 (1.0 > 0.5).  With one such child open, tile_mine scores 1 - log 2 = 0.31 <
+    0.5: the second child is a tile next to no kingdom."""
     p = scene()
-    w = np.zeros(P.N_KINDS)
-    w[P.K_TILE_MONUMENT] = 5.0
-    order = P.kind_order(w)
-    assert order[0] == P.K_TILE_MONUMENT
+    w = np.full(P.N_KINDS, -10.0)
+    w[P.K_TILE_MINE] = 1.0
+    w[P.K_TILE_ALONE] = 0.5
     moves = np.array(sorted(p.legal_codes()), dtype=np.int64)
     stamp = 7
     legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
     legal_stamp[moves] = stamp
     child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    args = (np.empty((16, 3), dtype=np.uint64), np.empty((P.N_MASKS, 3), dtype=np.uint64), make_rng(1))
-    first = P.pick_untried(p.st, moves, len(moves), legal_stamp, child_stamp, stamp, order, *args)
-    assert first == parse_move("tile black H4")
-    child_stamp[first] = stamp  # tried: the next pick is another kind's
-    second = P.pick_untried(p.st, moves, len(moves), legal_stamp, child_stamp, stamp, order, *args)
-    assert second != first and second in p.legal_codes()
+    kmask = np.empty((16, 3), dtype=np.uint64)
+    masks = np.empty((P.N_MASKS, 3), dtype=np.uint64)
+    counts = np.zeros(P.N_KINDS)
+    rng = make_rng(1)
+    action = np.array([-1, -1], dtype=np.int32)   # node 0 and, once opened, its child 1
+    sibling = np.array([-1, -1], dtype=np.int32)
+    first = P.pick_untried(p.st, moves, len(moves), legal_stamp, child_stamp, stamp, w, -1,
+                           sibling, action, kmask, masks, counts, rng)
+    assert kind_of(p, move_text(first)) == "tile_mine"
+    action[1] = first
+    child_stamp[first] = stamp
+    second = P.pick_untried(p.st, moves, len(moves), legal_stamp, child_stamp, stamp, w, 1,
+                            sibling, action, kmask, masks, counts, rng)
+    assert kind_of(p, move_text(second)) == "tile_alone"
 
 
 def test_settle_fights_a_pending_revolt_by_the_greedy_rule():

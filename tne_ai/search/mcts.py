@@ -28,7 +28,7 @@ from ..engine.apply import conflict_strengths
 from .determinize import determinize, unseen_pool
 from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
 from .features import N_FEATURES
-from .priors import N_MASKS, kind_order, pick_commit, pick_untried
+from .priors import N_KINDS, N_MASKS, pick_commit, pick_untried
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
@@ -158,16 +158,17 @@ class Scratch:
         self.masks = np.empty((N_MASKS, 3), dtype=np.uint64)
         self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
         self.root_sum = np.zeros(4, dtype=np.float64)   # every player's rewards summed at the root
+        self.kind_counts = np.zeros(N_KINDS, dtype=np.float64)
 
     def arrays(self):
         return (self.st, self.moves, self.legal_stamp, self.child_stamp, self.stamp, self.path,
-                self.reward, self.kmask, self.masks, self.feats, self.root_sum)
+                self.reward, self.kmask, self.masks, self.feats, self.root_sum, self.kind_counts)
 
 
 @njit(cache=True, nogil=True)
 def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
-                   prior_order, cfg, rng, st, moves, legal_stamp, child_stamp, stamps, path, reward,
-                   kmask, masks, feats, root_sum, action, parent, child, sibling, player, visits, avail,
+                   prior_w, cfg, rng, st, moves, legal_stamp, child_stamp, stamps, path, reward,
+                   kmask, masks, feats, root_sum, kind_counts, action, parent, child, sibling, player, visits, avail,
                    value, count):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
     capacity = action.shape[0]
@@ -211,10 +212,10 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                 expand = legal_children < allowed
             if expand:
                 phase = st[S.PHASE]
-                if widen_c > 0.0 and phase == S.PH_ACTION and prior_order.shape[0] > 0:
-                    a = pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, prior_order,
-                                     kmask, masks, rng)
-                elif widen_c > 0.0 and prior_order.shape[0] > 0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+                if widen_c > 0.0 and phase == S.PH_ACTION and prior_w.shape[0] > 0:
+                    a = pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, prior_w,
+                                     child[node], sibling, action, kmask, masks, kind_counts, rng)
+                elif widen_c > 0.0 and prior_w.shape[0] > 0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
                     a = pick_commit(st, moves, n, child_stamp, stamp)
                 else:
                     a = moves[below(rng, n)]
@@ -369,9 +370,9 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     cfg[CFG_WIDEN_A] = widen_exp
     cfg[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
     model_w = (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
-    # no prior: untried moves open at random (an empty kind order)
-    prior_order = kind_order(model_prior() if prior_w is None else prior_w) if prior == "kinds" \
-        else np.zeros(0, dtype=np.int64)
+    # no prior: untried moves open at random (an empty weights array)
+    prior_w = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
+        if prior == "kinds" else np.zeros(0, dtype=np.float64)
     if iterations is None and seconds is None:
         raise ValueError("give an iteration budget, a time budget or both")
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
@@ -423,7 +424,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
             step = batch if budget is None else min(batch, budget - done)
             if step <= 0:
                 break
-            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_order, cfg,
+            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_w, cfg,
                            rng, *scratch.arrays(), *tree.arrays())
             done += step
             if deadline is not None and time.perf_counter() >= deadline:

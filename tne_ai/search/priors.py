@@ -2,8 +2,9 @@
 first.
 
 Every legal move falls in exactly one kind below.  A kind's score is a weight (``PRIOR_DEFAULT``,
-or fitted by ``tne_ai.train`` from the moves a searching player chose); a node opens its
-untried moves kind by kind, best score first, at random within a kind.  The kinds of tiles,
+or fitted by ``tne_ai.train`` from the moves a searching player chose); a node opens next an
+untried move of the kind with the best weight less log(1 + its children of that kind already
+open), at random within the kind.  The kinds of tiles,
 leaders and catastrophes are bitboards made once per opening from one labelling of the board
 (``prepare``), so finding the best untried move costs a few bit operations and a lookup per
 candidate square, not a score per legal move.
@@ -33,6 +34,8 @@ candidate square, not a score per legal move.
 ``K_LEADER_MOVE``      moving a leader already on the board (no tile drawn, nothing built)
 =====================  ======================================================================
 """
+import math
+
 import numpy as np
 from numba import njit
 
@@ -310,57 +313,82 @@ def _consider(a, legal_stamp, child_stamp, stamp, rng, best, found):
 
 
 @njit(cache=True)
-def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, order, kmask, masks, rng):
-    """An untried legal move of the best kind in ``order`` (kinds, best first), uniformly at
-    random within the kind; -1 if every legal move was tried."""
-    prepare(st, kmask, masks)
+def _pick_of_kind(st, moves, n, legal_stamp, child_stamp, stamp, kind, masks, rng):
+    """An untried legal move of that kind, uniformly at random; -1 if there is none."""
     me = st[S.TO_ACT]
-    for i in range(order.shape[0]):
-        kind = order[i]
-        best = -1
-        found = 0
-        if kind == K_LEADER_MOVE:
-            for j in range(n):
-                a = moves[j]
-                if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * me + (a - S.A_LEADER) // 176] >= 0:
-                    best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
-        elif kind <= K_CAT_OTHER:
-            if kind <= K_TILE_RIVAL:
-                base = S.A_TILE
-                colours = 4
-            elif kind <= K_LEADER_NEW:
-                base = S.A_LEADER
-                colours = 4
-            else:
-                base = S.A_CATASTROPHE
-                colours = 1
-            for c in range(colours):
-                if base == S.A_LEADER and st[S.LEADER_SQ + 4 * me + c] >= 0:
-                    continue          # that leader is on the board: its moves are K_LEADER_MOVE
-                row = _row(kind, c)
-                for w in range(3):
-                    x = masks[row, w]
-                    if w == 2:
-                        x &= ALL[2]
-                    while x != U0:
-                        a = base + 176 * c + 64 * w + lowest_bit(x)
-                        x &= x - U1
-                        best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
-        else:
-            for j in range(n):
-                a = moves[j]
-                if (a < S.A_WITHDRAW or S.A_CATASTROPHE <= a < S.A_SWAP) or _list_kind(a) != kind:
-                    continue
+    best = -1
+    found = 0
+    if kind == K_LEADER_MOVE:
+        for j in range(n):
+            a = moves[j]
+            if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * me + (a - S.A_LEADER) // 176] >= 0:
                 best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
-        if found:
-            return best
+    elif kind <= K_CAT_OTHER:
+        if kind <= K_TILE_RIVAL:
+            base = S.A_TILE
+            colours = 4
+        elif kind <= K_LEADER_NEW:
+            base = S.A_LEADER
+            colours = 4
+        else:
+            base = S.A_CATASTROPHE
+            colours = 1
+        for c in range(colours):
+            if base == S.A_LEADER and st[S.LEADER_SQ + 4 * me + c] >= 0:
+                continue          # that leader is on the board: its moves are K_LEADER_MOVE
+            row = _row(kind, c)
+            for w in range(3):
+                x = masks[row, w]
+                if w == 2:
+                    x &= ALL[2]
+                while x != U0:
+                    a = base + 176 * c + 64 * w + lowest_bit(x)
+                    x &= x - U1
+                    best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+    else:
+        for j in range(n):
+            a = moves[j]
+            if (a < S.A_WITHDRAW or S.A_CATASTROPHE <= a < S.A_SWAP) or _list_kind(a) != kind:
+                continue
+            best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+    return best
+
+
+@njit(cache=True)
+def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, weights, first_child, sibling,
+                 action, kmask, masks, counts, rng):
+    """The untried legal move to open next at a node: of the kind k with the best
+    weights[k] - log(1 + children of kind k already open here), uniformly at random within
+    the kind; -1 if every legal move was tried.  Each further child of one kind is worth
+    less, so the first children cover the likely kinds before the many moves of the most
+    likely one (the children are those legal in this sample: child_stamp == stamp)."""
+    prepare(st, kmask, masks)
+    for k in range(N_KINDS):
+        counts[k] = 0.0
+    ch = first_child
+    while ch >= 0:
+        a = action[ch]
+        if child_stamp[a] == stamp:
+            counts[move_kind(st, masks, a)] += 1.0
+        ch = sibling[ch]
+    empty = 0                       # kinds found to have no untried legal move
+    for _ in range(N_KINDS):
+        best_kind = -1
+        best_score = -1e300
+        for k in range(N_KINDS):
+            if (empty >> k) & 1:
+                continue
+            score = weights[k] - math.log(1.0 + counts[k])
+            if score > best_score:
+                best_score = score
+                best_kind = k
+        if best_kind < 0:
+            break
+        a = _pick_of_kind(st, moves, n, legal_stamp, child_stamp, stamp, best_kind, masks, rng)
+        if a >= 0:
+            return a
+        empty |= 1 << best_kind
     return -1
-
-
-def kind_order(weights):
-    """The kinds, best score first (ties in kind order), as the int array pick_untried takes."""
-    w = np.asarray(weights, dtype=np.float64)
-    return np.array(sorted(range(N_KINDS), key=lambda k: (-w[k], k)), dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
