@@ -57,14 +57,6 @@ OPTIONS = [
 ]
 
 
-def _view_key(st):
-    """The information set of the player to act in st, as text (his view's position file)."""
-    from .formats import position_to_dict
-    n = int(st[S.PLAYERS])
-    me = int(st[S.TO_ACT])
-    return encode(position_to_dict(st, [i == me for i in range(n)], False))
-
-
 class EngineServer:
     """Reads protocol lines from ``read_line`` (returns '' at end of input) and writes
     replies with ``write_line``; ``serve()`` runs until ``quit`` or end of input."""
@@ -246,7 +238,7 @@ class EngineServer:
         start = time.perf_counter()
         done, nodes, slice_no = 0, 0, 0
         sketch = None  # (first move, its quick plan) for the info lines
-        alternatives = merge(parts) if parts else None
+        alternatives = None
         while True:  # at least one slice, then until the budget is spent or stop
             if iterations is not None:
                 step = min(iterations - done, o["slice_iterations"])

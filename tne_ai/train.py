@@ -18,7 +18,6 @@
 
 Everything takes a seed: the same command gives the same weights file.
 """
-import math
 import os
 
 import numpy as np
@@ -28,11 +27,10 @@ from . import state as S
 from .engine.movegen import legal_moves
 from .engine.scoring import rewards
 from .errors import TneError
-from .search.evaluate import EVAL_DEFAULT, evaluate, load_weights, save_weights, WEIGHTS_FILE
+from .search.evaluate import EVAL_DEFAULT, WEIGHTS_FILE, load_weights
 from .search.features import FEATURE_NAMES, N_FEATURES, features
 from .search.priors import KIND_NAMES, N_KINDS, N_MASKS, move_kind, prepare
 
-MAX_GAMES = 100_000
 # games longer than this are left out of the data: leaders moved back and forth for hundreds
 # of plies while monuments pay every turn give scores no real game reaches
 MAX_PLIES = 600
@@ -88,10 +86,7 @@ def dataset(records, every=1):
         if len(record["moves"]) > MAX_PLIES:
             continue
         pos = Position.from_json(record["start"])
-        final = Position.from_json(record["start"])
-        for m in record["moves"]:
-            final.push(m)
-        rewards_of(final.st, result)
+        first_row = len(xs)
         for ply, m in enumerate(record["moves"]):
             st = pos.st
             if st[S.PHASE] == S.PH_ACTION:
@@ -103,21 +98,16 @@ def dataset(records, every=1):
                 if ply % every == 0:
                     n = features(st, kmask, feats)
                     xs.append(feats.copy())
-                    ys.append(result.copy())
                     ns.append(n)
                     gs.append(g)
             pos.push(m)
+        rewards(pos.st, result)      # the result at the end (a cut game's ranking then)
+        ys.extend(result.copy() for _ in range(len(xs) - first_row))
     if not xs:
         raise TrainError("the games hold no position to learn from")
     return {"x": np.array(xs), "y": np.array(ys), "players": np.array(ns), "game": np.array(gs),
             "kinds": np.array(kinds), "chosen": np.array(chosen, dtype=np.int64),
             "kind_game": np.array(kind_game)}
-
-
-@njit(cache=True)
-def rewards_of(st, out):
-    """The result of a finished game, or of a cut one as it stands (its ranking now)."""
-    rewards(st, out)
 
 
 # --- fitting ------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..bits import U0, count3, has
+from ..bits import count3, has
 from ..engine.apply import MON_A, MON_B, red_next_to
 from ..engine.kingdoms import kingdom_of, label
 from ..engine.scoring import final_values

@@ -24,11 +24,10 @@ from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
 from ..engine.kingdoms import MAX_KINGDOMS
-from ..engine.apply import conflict_strengths
-from .determinize import determinize, unseen_pool
+from .determinize import determinize
 from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
 from .features import N_FEATURES
-from .priors import N_KINDS, N_MASKS, pick_commit, pick_untried
+from .priors import N_KINDS, N_MASKS, commit_context, defender_hidden, pick_commit, pick_untried
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
@@ -90,7 +89,6 @@ def copy_subtree(action, parent, child, sibling, player, visits, avail, value, x
     d_visits[0] = visits[x]
     d_avail[0] = 0
     d_value[0] = 0.0
-    top = 0
     stack[0] = x
     where[0] = 0
     top = 1
@@ -468,20 +466,14 @@ def commit_outcomes(st):
     to win above the most the defender could reach (his board strength plus the tiles of
     the colour the attacker cannot see, at most the defender's hand), cannot win at or below
     the defender's board strength, and otherwise each k is its own gamble."""
-    att, dfn = conflict_strengths(st)
-    me = int(st[S.TO_ACT])
-    c = 0 if st[S.PHASE] == S.PH_REVOLT else int(st[S.CF_COLOUR])
-    most = min(int(st[S.HAND + 4 * me + c]), S.MAX_COMMIT)
+    att, dfn, me, c, most = (int(x) for x in commit_context(st))
     out = {}
     if st[S.CF_COMMIT] >= 0:
         need = att + int(st[S.CF_COMMIT]) - dfn
         for k in range(most + 1):
             out[k] = "win" if k >= need else "lose"
         return out
-    d = int(st[S.CF_DEFENDER])
-    pool = np.empty(4, dtype=np.int64)
-    unseen_pool(st, me, pool)
-    hidden = min(int(pool[c]), int(st[S.HAND + 4 * d:S.HAND + 4 * d + 4].sum()))
+    hidden = int(defender_hidden(st, me, c))
     for k in range(most + 1):
         if att + k > dfn + hidden:
             out[k] = "sure"

@@ -405,6 +405,16 @@ def commit_context(st):
 
 
 @njit(cache=True)
+def defender_hidden(st, me, c):
+    """The most tiles of colour c the defender may hold as the attacker me sees it: the unseen
+    tiles of c (SPEC section 7), at most the defender's hand size."""
+    d = st[S.CF_DEFENDER]
+    unseen = unseen_of(st, st.view(np.uint64), me, c)
+    held = st[S.HAND + 4 * d] + st[S.HAND + 4 * d + 1] + st[S.HAND + 4 * d + 2] + st[S.HAND + 4 * d + 3]
+    return unseen if unseen < held else held
+
+
+@njit(cache=True)
 def commit_rank(st, k):
     """Rank (0 first) of commit k among the commits of the player to act, in the order a
     node opens them: the commit that decides the conflict with the fewest tiles, then 0,
@@ -416,11 +426,7 @@ def commit_rank(st, k):
     if st[S.CF_COMMIT] >= 0:
         key = att + st[S.CF_COMMIT] - dfn          # the defender's smallest winning commit
     else:
-        d = st[S.CF_DEFENDER]
-        unseen = unseen_of(st, st.view(np.uint64), me, c)
-        held = st[S.HAND + 4 * d] + st[S.HAND + 4 * d + 1] + st[S.HAND + 4 * d + 2] + st[S.HAND + 4 * d + 3]
-        hidden = unseen if unseen < held else held
-        key = dfn + hidden - att + 1               # the attacker's smallest sure commit
+        key = dfn + defender_hidden(st, me, c) - att + 1               # the attacker's smallest sure commit
         if key > most and att + most > dfn:
             key = most                             # no sure win: all in, as a gamble
     if key <= 0 or key > most:
