@@ -131,12 +131,12 @@ def test_widening_opens_the_best_kind_first_and_each_further_child_of_a_kind_cou
     rng = make_rng(1)
     action = np.array([-1, -1], dtype=np.int32)   # node 0 and, once opened, its child 1
     sibling = np.array([-1, -1], dtype=np.int32)
-    first = P.pick_untried(p.st, moves, len(moves), legal_stamp, child_stamp, stamp, w, -1,
+    first = P.pick_untried(p.st, moves, len(moves), legal_stamp, stamp, child_stamp, stamp, w, -1,
                            sibling, action, kmask, masks, counts, rng)
     assert kind_of(p, move_text(first)) == "tile_mine"
     action[1] = first
     child_stamp[first] = stamp
-    second = P.pick_untried(p.st, moves, len(moves), legal_stamp, child_stamp, stamp, w, 1,
+    second = P.pick_untried(p.st, moves, len(moves), legal_stamp, stamp, child_stamp, stamp, w, 1,
                             sibling, action, kmask, masks, counts, rng)
     assert kind_of(p, move_text(second)) == "tile_alone"
 

@@ -56,7 +56,7 @@ def dilate(a0, a1, a2):
     return (a0 | e0 | w0 | s0 | n0, a1 | e1 | w1 | s1 | n1, a2 | e2 | w2 | s2 | n2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def flood(s0, s1, s2, m0, m1, m2):
     """The part of mask m orthogonally connected to the seed set s (seed clipped to m)."""
     c0 = s0 & m0

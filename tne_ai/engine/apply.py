@@ -25,6 +25,11 @@ MON_B = np.array([m[1] for m in MONUMENTS], dtype=np.int64)
 BAG_EMPTY = -1   # the bag had no tile left: a short draw
 DRAW_OWED = 4    # external-draw bag: the draw is owed until resolve_draw names its colour
 
+# Arguments that are constants at their call sites are passed as typed values (NO_SQUARE,
+# np.bool_(...), np.int64(...)): numba would otherwise compile a callee once more for each
+# literal value it sees, which only costs compile time.
+NO_SQUARE = np.int64(-1)
+
 LAST_COL = COLS - 1
 LAST_ROW = ROWS - 1
 # A 2x2 block is named by its top-left square t; it covers t, t + 1, t + 16, t + 17.
@@ -455,7 +460,7 @@ def kingdoms_at_war(st, bb):
     """The kingdoms next to the unifying tile (left out): (union of their squares, bit mask of
     the colours with leaders in two or more of them)."""
     u = st[S.UNIFY_SQ]
-    _, k0, k1, k2, clash = kingdoms_around(st, bb, u, u, True)
+    _, k0, k1, k2, clash = kingdoms_around(st, bb, u, u, np.bool_(True))
     return k0, k1, k2, clash
 
 
@@ -604,7 +609,7 @@ def place_tile(st, bb, rng, c, s):
     """`tile c s`: next to 2 kingdoms it unifies them (war); next to 1 it scores a point of
     its colour; then the monument check and the treasure check."""
     p = st[S.TURN]
-    nk, k0, k1, k2, _ = kingdoms_around(st, bb, s, -1, False)
+    nk, k0, k1, k2, _ = kingdoms_around(st, bb, s, NO_SQUARE, np.bool_(False))
     st[S.hand(p, c)] -= 1
     set_bit(bb, S.tile_bb(c), s)
     st[S.PLACED_SQ] = s
@@ -661,7 +666,7 @@ def place_catastrophe(st, bb, rng, s):
 def swap_tiles(st, bb, rng, i):
     """`swap`: discard the tiles of multiset i face down and draw as many at once."""
     p = st[S.TO_ACT]
-    n = 0
+    n = np.int64(0)
     for c in range(4):
         k = S.SWAP_COUNTS[i, c]
         st[S.hand(p, c)] -= k

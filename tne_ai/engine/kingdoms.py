@@ -69,7 +69,7 @@ def region_without(bb, s, exclude_sq):
     return flood(a0, a1, a2, o0, o1, o2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def leader_colours_in(st, f0, f1, f2):
     """Bit mask of the colours of the leaders (any owner) standing in the set f."""
     cm = 0
@@ -216,7 +216,7 @@ def label(bb, exclude_sq, kmask):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def kingdom_of(kmask, nk, sq):
     """Index of the kingdom holding square sq, or -1."""
     for k in range(nk):
@@ -225,7 +225,7 @@ def kingdom_of(kmask, nk, sq):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def kingdoms_next_to(kmask, nk, s):
     """Bit mask of the labelled kingdoms next to square s (bit k for kingdom k)."""
     adj = 0

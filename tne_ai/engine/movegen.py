@@ -211,7 +211,7 @@ SWAP_INDEX = _swap_index_table()
 @njit(cache=True)
 def leader_move_ok(st, bb, p, c, target):
     """Exact check of a board leader's move: with it lifted, target touches <= 1 kingdom."""
-    nk, _, _, _, _ = kingdoms_around(st, bb, target, st[S.leader_sq(p, c)], False)
+    nk, _, _, _, _ = kingdoms_around(st, bb, target, st[S.leader_sq(p, c)], np.bool_(False))
     return nk <= 1
 
 

@@ -30,7 +30,7 @@ W_SCALE = 5
 EVAL_DEFAULT = np.array([1.0, 0.3, 0.1, 0.05, 0.0, 2.0])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def basic_value(st, params, p):
     """The hand-set value of p's standing: weighted sorted totals plus a bonus per leader."""
     t0, t1, t2, t3 = sorted_totals(st, p)
@@ -50,10 +50,10 @@ def evaluate(st, params, out):
     if st[S.PHASE] == S.PH_OVER:
         rewards(st, out)
         return
-    v0 = basic_value(st, params, 0)
-    v1 = basic_value(st, params, 1)
-    v2 = basic_value(st, params, 2) if n > 2 else 0.0
-    v3 = basic_value(st, params, 3) if n > 3 else 0.0
+    v0 = basic_value(st, params, np.int64(0))
+    v1 = basic_value(st, params, np.int64(1))
+    v2 = basic_value(st, params, np.int64(2)) if n > 2 else 0.0
+    v3 = basic_value(st, params, np.int64(3)) if n > 3 else 0.0
     for p in range(n):
         vp = v0 if p == 0 else (v1 if p == 1 else (v2 if p == 2 else v3))
         total = 0.0

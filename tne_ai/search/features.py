@@ -73,7 +73,7 @@ BAG_START = 131.0
 TREASURES_START = 10.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _clip3(x):
     return -3 if x < -3 else (3 if x > 3 else x)
 

@@ -148,6 +148,8 @@ class Scratch:
         self.st = np.empty(S.STATE_SIZE, dtype=np.int64)
         self.moves = np.empty(S.MAX_MOVES, dtype=np.int64)
         self.legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+        self.root_moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        self.root_legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
         self.child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
         self.path = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -159,13 +161,15 @@ class Scratch:
         self.kind_counts = np.zeros(N_KINDS, dtype=np.float64)
 
     def arrays(self):
-        return (self.st, self.moves, self.legal_stamp, self.child_stamp, self.stamp, self.path,
+        return (self.st, self.moves, self.legal_stamp, self.root_moves, self.root_legal,
+                self.child_stamp, self.stamp, self.path,
                 self.reward, self.kmask, self.masks, self.feats, self.root_sum, self.kind_counts)
 
 
 @njit(cache=True, nogil=True)
 def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
-                   prior_w, cfg, rng, st, moves, legal_stamp, child_stamp, stamps, path, reward,
+                   prior_w, cfg, rng, st, moves, legal_stamp, root_moves, root_legal, child_stamp,
+                   stamps, path, reward,
                    kmask, masks, feats, root_sum, kind_counts, action, parent, child, sibling, player, visits, avail,
                    value, count):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
@@ -175,23 +179,42 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
     widen_c = cfg[CFG_WIDEN_C]
     widen_a = cfg[CFG_WIDEN_A]
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
+    # The root's legal moves when the viewer acts there: they depend only on the board and
+    # the mover's own hand, both the same in every determinization, so they are listed once.
+    root_n = -1
+    root_lstamp = 0
+    if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
+        root_n = legal_moves(root, root_moves)
+        stamp += 1
+        root_lstamp = stamp
+        for i in range(root_n):
+            root_legal[root_moves[i]] = stamp
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
         node = 0
         depth = 0
         path[0] = 0
         while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
-            n = legal_moves(st, moves)
             stamp += 1
-            for i in range(n):
-                legal_stamp[moves[i]] = stamp
+            if depth == 0 and root_n >= 0:
+                mv = root_moves
+                n = root_n
+                legal = root_legal
+                lstamp = root_lstamp
+            else:
+                mv = moves
+                n = legal_moves(st, moves)
+                legal = legal_stamp
+                lstamp = stamp
+                for i in range(n):
+                    legal_stamp[moves[i]] = stamp
             best = -1
             best_score = -1e300
             legal_children = 0
             ch = child[node]
             while ch >= 0:
                 a = action[ch]
-                if legal_stamp[a] == stamp:
+                if legal[a] == lstamp:
                     legal_children += 1
                     child_stamp[a] = stamp
                     avail[ch] += 1
@@ -211,14 +234,14 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
             if expand:
                 phase = st[S.PHASE]
                 if widen_c > 0.0 and phase == S.PH_ACTION and prior_w.shape[0] > 0:
-                    a = pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, prior_w,
+                    a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
                                      child[node], sibling, action, kmask, masks, kind_counts, rng)
                 elif widen_c > 0.0 and prior_w.shape[0] > 0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-                    a = pick_commit(st, moves, n, child_stamp, stamp)
+                    a = pick_commit(st, mv, n, child_stamp, stamp)
                 else:
-                    a = moves[below(rng, n)]
+                    a = mv[below(rng, n)]
                     while child_stamp[a] == stamp:
-                        a = moves[below(rng, n)]
+                        a = mv[below(rng, n)]
                 new = count[0]
                 count[0] = new + 1
                 action[new] = a
@@ -236,7 +259,7 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                 break
             if best < 0:
                 break
-            apply_action(st, action[best], rng)
+            apply_action(st, np.int64(action[best]), rng)
             depth += 1
             path[depth] = best
             node = best

@@ -86,7 +86,7 @@ ROW_CAT = 40
 N_MASKS = 44
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _row(kind, c):
     if kind <= K_TILE_RIVAL:
         return 4 * kind + c
@@ -95,14 +95,14 @@ def _row(kind, c):
     return ROW_CAT + kind - K_CAT_RIVAL
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _set(masks, row, a0, a1, a2):
     masks[row, 0] = a0
     masks[row, 1] = a1
     masks[row, 2] = a2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tile_at(bb, c, s):
     return (bb[S.BB_TILE + 3 * c + (s >> 6)] & (U1 << np.uint64(s & 63))) != U0
 
@@ -128,7 +128,7 @@ def completes_block(bb, c, s):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _owner(st, kmask, k, c, n):
     """The player whose leader of colour c stands in kingdom k, or -1."""
     for q in range(n):
@@ -264,7 +264,7 @@ def prepare(st, kmask, masks):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _list_kind(a):
     """The kind of an action that is not a tile, leader or catastrophe."""
     if a >= S.A_COMMIT:
@@ -302,10 +302,10 @@ def move_kind(st, masks, a):
     return _list_kind(a)
 
 
-@njit(cache=True, inline="always")
-def _consider(a, legal_stamp, child_stamp, stamp, rng, best, found):
+@njit(cache=True)
+def _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found):
     """Reservoir step: a legal untried a replaces best with chance 1/found."""
-    if legal_stamp[a] == stamp and child_stamp[a] != stamp:
+    if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
         found += 1
         if below(rng, found) == 0:
             best = a
@@ -313,7 +313,7 @@ def _consider(a, legal_stamp, child_stamp, stamp, rng, best, found):
 
 
 @njit(cache=True)
-def _pick_of_kind(st, moves, n, legal_stamp, child_stamp, stamp, kind, masks, rng):
+def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, masks, rng):
     """An untried legal move of that kind, uniformly at random; -1 if there is none."""
     me = st[S.TO_ACT]
     best = -1
@@ -322,7 +322,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, child_stamp, stamp, kind, masks, rn
         for j in range(n):
             a = moves[j]
             if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * me + (a - S.A_LEADER) // 176] >= 0:
-                best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+                best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     elif kind <= K_CAT_OTHER:
         if kind <= K_TILE_RIVAL:
             base = S.A_TILE
@@ -344,24 +344,25 @@ def _pick_of_kind(st, moves, n, legal_stamp, child_stamp, stamp, kind, masks, rn
                 while x != U0:
                     a = base + 176 * c + 64 * w + lowest_bit(x)
                     x &= x - U1
-                    best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+                    best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     else:
         for j in range(n):
             a = moves[j]
             if (a < S.A_WITHDRAW or S.A_CATASTROPHE <= a < S.A_SWAP) or _list_kind(a) != kind:
                 continue
-            best, found = _consider(a, legal_stamp, child_stamp, stamp, rng, best, found)
+            best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     return best
 
 
 @njit(cache=True)
-def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, weights, first_child, sibling,
-                 action, kmask, masks, counts, rng):
+def pick_untried(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, weights, first_child,
+                 sibling, action, kmask, masks, counts, rng):
     """The untried legal move to open next at a node: of the kind k with the best
     weights[k] - log(1 + children of kind k already open here), uniformly at random within
     the kind; -1 if every legal move was tried.  Each further child of one kind is worth
     less, so the first children cover the likely kinds before the many moves of the most
-    likely one (the children are those legal in this sample: child_stamp == stamp)."""
+    likely one (the legal moves are those with legal_stamp == lstamp, the children already
+    open those with child_stamp == stamp)."""
     prepare(st, kmask, masks)
     for k in range(N_KINDS):
         counts[k] = 0.0
@@ -373,7 +374,7 @@ def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, weights, first_c
         ch = sibling[ch]
     empty = 0                       # kinds found to have no untried legal move
     for _ in range(N_KINDS):
-        best_kind = -1
+        best_kind = np.int64(-1)
         best_score = -1e300
         for k in range(N_KINDS):
             if (empty >> k) & 1:
@@ -384,14 +385,14 @@ def pick_untried(st, moves, n, legal_stamp, child_stamp, stamp, weights, first_c
                 best_kind = k
         if best_kind < 0:
             break
-        a = _pick_of_kind(st, moves, n, legal_stamp, child_stamp, stamp, best_kind, masks, rng)
+        a = _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, best_kind, masks, rng)
         if a >= 0:
             return a
         empty |= 1 << best_kind
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def commit_context(st):
     """(attacker's board strength, defender's, player to commit, colour, most he can commit)
     of the conflict waiting for a commit (SPEC section 4)."""
