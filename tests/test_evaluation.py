@@ -189,3 +189,56 @@ def test_the_frozen_baseline_reproduces_the_search_it_froze():
                    seed=case["seed"], evaluation="basic", prior="none", widen=0)
         got = [[int(a), int(v), round(float(m), 9)] for a, v, m in r.alternatives]
         assert (r.move, r.nodes, got) == (case["move"], case["nodes"], case["alternatives"])
+
+
+def _completes_by_hand(st, c, s):
+    """The rule read square by square: a tile of c on s is one corner of a 2x2 block whose
+    other three squares hold face-up tiles of c (SPEC section 5)."""
+    def tile(q):
+        w = int(st[S.BB_TILE + 3 * c + (q >> 6)]) & (2 ** 64 - 1)
+        return (w >> (q & 63)) & 1 == 1
+    if tile(s):
+        return False
+    r, col = divmod(s, 16)
+    for top in (r - 1, r):
+        for left in (col - 1, col):
+            if top < 0 or left < 0 or top + 1 > 10 or left + 1 > 15:
+                continue
+            corners = [(top + i) * 16 + left + j for i in (0, 1) for j in (0, 1)]
+            if all(q == s or tile(q) for q in corners):
+                return True
+    return False
+
+
+def test_block_completers_match_the_rule_square_by_square():
+    """The bitboard squares that complete a 2x2 block equal the square-by-square reading, on a
+    hand-built board with blocks at the board's edges and corners (where a shift would wrap
+    into the next row) and on random positions."""
+    from tne_ai.bench import positions_at
+    p = Position.new(2, seed=1)
+    st = p.st.copy()
+    for c in range(4):
+        st[S.BB_TILE + 3 * c:S.BB_TILE + 3 * c + 3] = 0
+    words = st[S.BB_TILE + 3:S.BB_TILE + 6].view(np.uint64)   # colour 1's face-up tiles
+    for q in (0, 1, 16,        # top-left corner: 17 completes
+              14, 15, 30,      # top-right corner: 31 completes (32 is the next row)
+              160, 161, 144,   # bottom-left corner: 145 completes
+              175, 174, 159,   # bottom-right corner: 158 completes
+              62, 63, 78):     # across the word boundary (squares 63 / 64): 79 completes
+        words[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+    bb = st.view(np.uint64)
+    got = P.block_completers(bb, 1)
+    want = {s for s in range(176) if _completes_by_hand(st, 1, s)}
+    have = {s for s in range(176) if (int(got[s >> 6]) >> (s & 63)) & 1}
+    assert {17, 31, 145, 158, 79} <= want
+    assert have == want
+    checked = 0
+    for ply in (40, 80, 120, 160):
+        for pos in positions_at(2, ply, 40):
+            bbp = pos.view(np.uint64)
+            for c in range(4):
+                got = P.block_completers(bbp, c)
+                have = {s for s in range(176) if (int(got[s >> 6]) >> (s & 63)) & 1}
+                assert have == {s for s in range(176) if _completes_by_hand(pos, c, s)}
+                checked += len(have)
+    assert checked > 0

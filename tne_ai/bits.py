@@ -130,3 +130,20 @@ def nth_square(a0, a1, a2, k):
     for _ in range(k):
         x &= x - U1
     return base + lowest_bit(x)
+
+
+@njit(cache=True, inline="always")
+def up_by(a0, a1, a2, k):
+    """The set with every square s moved to s + k (0 < k < 64; squares past 175 dropped).
+    Nothing is masked for row ends: callers mask the columns that wrapped."""
+    kk = np.uint64(k)
+    back = np.uint64(64 - k)
+    return a0 << kk, (a1 << kk) | (a0 >> back), ((a2 << kk) | (a1 >> back)) & WORD2
+
+
+@njit(cache=True, inline="always")
+def down_by(a0, a1, a2, k):
+    """The set with every square s moved to s - k (0 < k < 64; squares below 0 dropped)."""
+    kk = np.uint64(k)
+    back = np.uint64(64 - k)
+    return (a0 >> kk) | (a1 << back), (a1 >> kk) | (a2 << back), a2 >> kk

@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..bits import U0, U1, dilate, has, lowest_bit
+from ..bits import NOT_COL_A, NOT_COL_P, U0, U1, dilate, down_by, has, lowest_bit, up_by
 from ..board import ALL
 from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
@@ -103,29 +103,29 @@ def _set(masks, row, a0, a1, a2):
 
 
 @njit(cache=True)
-def _tile_at(bb, c, s):
-    return (bb[S.BB_TILE + 3 * c + (s >> 6)] & (U1 << np.uint64(s & 63))) != U0
-
-
-@njit(cache=True)
-def completes_block(bb, c, s):
-    """True if a tile of colour c on s completes a 2x2 block of c."""
-    r = s >> 4
-    col = s & 15
-    for dr in range(-1, 1):
-        for dc in range(-1, 1):
-            rr = r + dr
-            cc = col + dc
-            if rr < 0 or cc < 0 or rr > 9 or cc > 14:
-                continue
-            t = rr * 16 + cc
-            ok = True
-            for q in (t, t + 1, t + 16, t + 17):
-                if q != s and not _tile_at(bb, c, q):
-                    ok = False
-            if ok:
-                return True
-    return False
+def block_completers(bb, c):
+    """The squares where a tile of colour c would complete a 2x2 block of c (SPEC section 5):
+    the square is one corner of the block and the other three hold tiles of c.  Row ends are
+    masked where a shift by 1, 15 or 17 would wrap to the next row."""
+    base = S.BB_TILE + 3 * c
+    t0, t1, t2 = bb[base], bb[base + 1], bb[base + 2]
+    e0, e1, e2 = down_by(t0, t1, t2, 1)       # s + 1 holds c (east)
+    w0, w1, w2 = up_by(t0, t1, t2, 1)         # s - 1 (west)
+    s0, s1, s2 = down_by(t0, t1, t2, 16)      # s + 16 (south)
+    n0, n1, n2 = up_by(t0, t1, t2, 16)        # s - 16 (north)
+    se0, se1, se2 = down_by(t0, t1, t2, 17)   # s + 17
+    sw0, sw1, sw2 = down_by(t0, t1, t2, 15)   # s + 15
+    ne0, ne1, ne2 = up_by(t0, t1, t2, 15)     # s - 15
+    nw0, nw1, nw2 = up_by(t0, t1, t2, 17)     # s - 17
+    # s as the block's top-left or bottom-left corner (its column is not the last) ...
+    r0 = ((e0 & s0 & se0) | (e0 & n0 & ne0)) & NOT_COL_P
+    r1 = ((e1 & s1 & se1) | (e1 & n1 & ne1)) & NOT_COL_P
+    r2 = ((e2 & s2 & se2) | (e2 & n2 & ne2)) & NOT_COL_P
+    # ... or its top-right or bottom-right corner (its column is not the first)
+    r0 |= ((w0 & s0 & sw0) | (w0 & n0 & nw0)) & NOT_COL_A
+    r1 |= ((w1 & s1 & sw1) | (w1 & n1 & nw1)) & NOT_COL_A
+    r2 |= ((w2 & s2 & sw2) | (w2 & n2 & nw2)) & NOT_COL_A
+    return r0 & ~t0, r1 & ~t1, r2 & ~t2
 
 
 @njit(cache=True)
@@ -208,23 +208,7 @@ def prepare(st, kmask, masks):
             if st[S.MON_SQ + m] < 0 and (MON_A[m] == c or MON_B[m] == c):
                 free = True
         if free:
-            base = S.BB_TILE + 3 * c
-            n0, n1, n2 = dilate(bb[base], bb[base + 1], bb[base + 2])
-            n0 &= ~bb[base]
-            n1 &= ~bb[base + 1]
-            n2 &= ~bb[base + 2]
-            for w in range(3):
-                x = n0 if w == 0 else (n1 if w == 1 else n2)
-                while x != U0:
-                    s = 64 * w + lowest_bit(x)
-                    x &= x - U1
-                    if s < 176 and completes_block(bb, c, s):
-                        if w == 0:
-                            b0 |= U1 << np.uint64(s & 63)
-                        elif w == 1:
-                            b1 |= U1 << np.uint64(s & 63)
-                        else:
-                            b2 |= U1 << np.uint64(s & 63)
+            b0, b1, b2 = block_completers(bb, c)
         _set(masks, _row(K_TILE_MONUMENT, c), b0, b1, b2)
         if (low == st[S.SCORE + 5 * p + c]):
             _set(masks, _row(K_TILE_MINE_LOW, c), m0 & ~b0, m1 & ~b1, m2 & ~b2)
