@@ -118,6 +118,7 @@ class ExternalAgent(Agent):
         self.proc = None
         self.lines = queue.Queue()
         self.stderr_tail = collections.deque(maxlen=5)
+        self.stderr_pump = None
         self.engine_info = None
         self.last_info = None
 
@@ -131,7 +132,9 @@ class ExternalAgent(Agent):
             raise AgentForfeit(f"cannot start engine '{self.command}': "
                                f"{e.strerror or e}") from None
         threading.Thread(target=self._pump, args=(self.proc.stdout, True), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.proc.stderr, False), daemon=True).start()
+        self.stderr_pump = threading.Thread(target=self._pump, args=(self.proc.stderr, False),
+                                            daemon=True)
+        self.stderr_pump.start()
         self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
         hello = self._wait("hello", time.monotonic() + self.startup, "hello")
         self.engine_info = hello
@@ -171,6 +174,10 @@ class ExternalAgent(Agent):
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
+        if code is not None and self.stderr_pump is not None:
+            # the process is gone: its last stderr lines are in the pipe, let the pump read
+            # them to the end before quoting them (a loaded machine may not have run it yet)
+            self.stderr_pump.join(timeout=2)
         tail = " | ".join(x for x in self.stderr_tail if x)
         return (f"the engine exited (code {code})" if code is not None else
                 "the engine closed its output") + (f": {tail}" if tail else "")
