@@ -67,3 +67,26 @@ def test_fit_logit_recovers_known_weights():
     y[~win, 1] = 1
     w = fit_logit(x, y, player_mask(np.full(n, 2)), l2=0.0)
     assert w[0] == pytest.approx(2.0, abs=0.1)
+
+
+def test_dataset_rows_of_absent_players_are_zero_whatever_came_before():
+    """A 2-player game read after a 4-player one has nothing in seats 3 and 4: neither
+    features nor results (the fit's gradient sums over every seat, masked or not)."""
+    from tne_ai.position import Position
+    from tne_ai.train import dataset
+    records = []
+    for players, seed in ((4, 1), (2, 2)):
+        pos = Position.new(players, seed=seed)
+        start = pos.to_json()
+        moves = []
+        for _ in range(12):
+            m = pos.legal_moves()[0]
+            moves.append(m)
+            pos.push(m)
+        records.append({"start": start, "moves": moves})
+    data = dataset(records)
+    two = data["players"] == 2
+    assert two.sum() > 0 and (~two).sum() > 0
+    assert np.abs(data["x"][~two][:, 3]).sum() > 0          # the 4-player rows are filled
+    assert np.all(data["x"][two][:, 2:] == 0.0)
+    assert np.all(data["y"][two][:, 2:] == 0.0)

@@ -96,11 +96,13 @@ def dataset(records, every=1):
                 chosen.append(k)
                 kind_game.append(g)
                 if ply % every == 0:
-                    n = features(st, kmask, feats)
+                    feats[:] = 0.0           # rows of absent players stay 0 (features
+                    n = features(st, kmask, feats)   # writes only the seated ones)
                     xs.append(feats.copy())
                     ns.append(n)
                     gs.append(g)
             pos.push(m)
+        result[:] = 0.0
         rewards(pos.st, result)      # the result at the end (a cut game's ranking then)
         ys.extend(result.copy() for _ in range(len(xs) - first_row))
     if not xs:
