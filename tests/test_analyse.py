@@ -159,3 +159,25 @@ def test_a_time_budget():
     result = tne("analyse", RECORD, "--time", 0.05)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("game planted-blunder: 4 moves, 0.05 s a move")
+
+
+def test_a_swap_from_an_empty_bag_draws_nothing_so_the_plan_goes_on(tmp_path):
+    """SPEC section 3: a swap draws as many tiles as it discards, so from an empty bag it draws
+    none and the swapper knows the position after it; from a bag with tiles he does not."""
+    from tne_ai import state as S
+    from tne_ai.analyse import after_own_move
+    from tne_ai.notation import parse_move
+    from tne_ai.position import Position
+    path = tmp_path / "ply0.json"
+    made = tne("replay", RECORD, "--ply", 0, "--json")
+    assert made.returncode == 0, made.stderr
+    path.write_text(made.stdout)
+    pos = Position.from_json(json.loads(made.stdout))
+    st = pos.st
+    assert int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()) == 0 and int(st[S.ACTIONS_LEFT]) == 2
+    after = after_own_move(st, parse_move("swap bb"))
+    assert after is not None and int(after[S.ACTIONS_LEFT]) == 1
+    assert int(after[S.HAND + 1]) == int(st[S.HAND + 1]) - 2          # two blue gone, none drawn
+    new = Position.new(2, seed=1)
+    swap = next(str(m) for m in new.legal_moves() if str(m).startswith("swap"))
+    assert after_own_move(new.st, parse_move(swap)) is None

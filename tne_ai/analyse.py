@@ -13,8 +13,9 @@ A turn is two actions (SPEC section 3) plus the decisions inside them.  ``best_t
 the position, then, while the same player still acts in the same turn (the second action, or a
 decision of his own such as a monument or his commit as attacker), applies the chosen move to
 his view and searches again: that is the principal variation to the end of the turn (``pv``).
-It stops at a ``swap`` (the tiles drawn are unknown), when another player must act (a defender's
-commit, a trader's treasure), and after ``PV_MAX`` moves.  A follow-up search gets a quarter of
+It stops at a ``swap`` that draws (the tiles drawn are unknown; from an empty bag none are),
+when another player must act (a defender's commit, a trader's treasure), and after ``PV_MAX``
+moves.  A follow-up search gets a quarter of
 the iterations of the first; with a time budget the first search gets ``FIRST_SHARE`` of it and
 the follow-ups split the rest.
 
@@ -74,8 +75,8 @@ def forced(st):
 def after_own_move(st, code):
     """The state after the player to act plays ``code``, if he still acts in the same turn and
     nothing unknown to him was drawn; else None."""
-    if S.A_SWAP <= code < S.A_PASS:
-        return None
+    if S.A_SWAP <= code < S.A_PASS and int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()) > 0:
+        return None   # he draws tiles he cannot know yet (from an empty bag he draws none)
     me, turn = int(st[S.TO_ACT]), int(st[S.TURN])
     child = st.copy()
     apply_action(child, int(code), make_rng(0))
