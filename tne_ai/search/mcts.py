@@ -309,7 +309,7 @@ class SearchResult:
 DEFAULTS = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
               "reuse": False},
-    "model": {"c": 0.35, "widen": 2.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
+    "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
               "reuse": True},
 }
 
