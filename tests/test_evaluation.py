@@ -101,12 +101,12 @@ def test_every_legal_move_has_exactly_one_kind():
             colour, square = (code % 704) // 176, (code % 704) % 176
             kinds = range(P.K_TILE_MONUMENT, P.K_TILE_RIVAL + 1) if code < S.A_LEADER \
                 else range(P.K_LEADER_REVOLT, P.K_LEADER_NEW + 1)
-            hits = sum(bool(masks[P._row(k, colour), square >> 6] >> np.uint64(square & 63) & np.uint64(1))
+            hits = sum(bool(masks[P.KIND_ROW[k] + colour, square >> 6] >> np.uint64(square & 63) & np.uint64(1))
                        for k in kinds)
             assert hits == 1, code
         elif S.A_CATASTROPHE <= code < S.A_SWAP:
             square = code - S.A_CATASTROPHE
-            hits = sum(bool(masks[P._row(k, 0), square >> 6] >> np.uint64(square & 63) & np.uint64(1))
+            hits = sum(bool(masks[P.KIND_ROW[k], square >> 6] >> np.uint64(square & 63) & np.uint64(1))
                        for k in range(P.K_CAT_RIVAL, P.K_CAT_OTHER + 1))
             assert hits == 1, code
 

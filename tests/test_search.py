@@ -179,3 +179,29 @@ def test_mover_moves_are_the_same_in_every_determinization():
                 apply_action(st, MOVES[below(rng, n)], rng)
     assert checked > 1000
     assert {S.PH_ACTION, S.PH_REVOLT, S.PH_WAR} <= phases
+
+
+BASELINE_ONLY = """
+from tne_ai.position import Position
+from tne_ai.search import evaluate, features, mcts, priors
+mcts.search(Position.new(2, seed=3).st, iterations=50, seed=1, evaluation="basic", prior="none", widen=0)
+compiled = [f.__name__ for f in (features.features, priors.prepare, priors.pick_untried,
+                                 priors.pick_commit, evaluate.evaluate_model, evaluate.settle)
+            if f.signatures]
+print("compiled:", ",".join(compiled) or "-")
+"""
+
+
+def test_the_baseline_search_compiles_none_of_the_ingredients_it_switches_off(tmp_path):
+    """DESIGN (conventions): an ingredient switched off is None, and numba prunes its branch
+    before typing, so the frozen baseline (hand-set evaluation, no priors, no settling) never
+    compiles the fitted evaluation, the priors or settling.  A fresh interpreter with an empty
+    numba cache, so that every callee is compiled, not loaded."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", BASELINE_ONLY], capture_output=True, text=True,
+                         env=env, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "compiled: -"

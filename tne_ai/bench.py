@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from . import state as S
+from .board import NO_SQUARE
 from .engine.kingdoms import MAX_KINGDOMS, label
 from .engine.movegen import legal_moves
 from .engine.playout import random_game, random_games, shuffled_start
@@ -68,7 +69,7 @@ def label_all(positions, rounds):
     total = 0
     for _ in range(rounds):
         for i in range(positions.shape[0]):
-            total += label(positions[i].view(np.uint64), -1, kmask)
+            total += label(positions[i].view(np.uint64), NO_SQUARE, kmask)
     return total
 
 

@@ -29,6 +29,10 @@ COLOURS = ("red", "blue", "green", "black")
 COLOUR_LETTERS = "rbgk"
 RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
 
+# "no square" (an empty leader slot, no square left out of a flood), typed: numba compiles a
+# callee once more for each literal value it is passed, so constant arguments go in typed.
+NO_SQUARE = np.int64(-1)
+
 # Monuments, one per colour pair, in SPEC order (colour order red, blue, green, black).
 MONUMENTS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 MONUMENT_NAMES = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)

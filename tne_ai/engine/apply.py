@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import U0, U1, dilate, has, single, count3
-from ..board import COLS, CORNERS, MONUMENTS, NEIGHBOUR_MASK, ROWS, SQUARES, RED, GREEN, BLACK
+from ..board import COLS, CORNERS, MONUMENTS, NEIGHBOUR_MASK, NO_SQUARE, ROWS, SQUARES, RED, GREEN, BLACK  # noqa: F401
 from .. import state as S
 from .kingdoms import (MAX_KINGDOMS, kingdoms_around, kingdoms_next_to, label, occupied,  # noqa: F401
                        region_of, region_without)
@@ -28,7 +28,6 @@ DRAW_OWED = 4    # external-draw bag: the draw is owed until resolve_draw names 
 # Arguments that are constants at their call sites are passed as typed values (NO_SQUARE,
 # np.bool_(...), np.int64(...)): numba would otherwise compile a callee once more for each
 # literal value it sees, which only costs compile time.
-NO_SQUARE = np.int64(-1)
 
 LAST_COL = COLS - 1
 LAST_ROW = ROWS - 1

@@ -21,7 +21,7 @@ from .. import state as S
 MAX_KINGDOMS = 16
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def occupied(bb):
     """Squares holding a tile (face-up or flipped) or a leader: what connects regions."""
     o0 = bb[S.BB_FLIP] | bb[S.BB_LEADER]
@@ -34,7 +34,7 @@ def occupied(bb):
     return o0, o1, o2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def connecting(bb, exclude_sq):
     """(occupied squares, leader squares) with exclude_sq (or -1) treated as empty."""
     o0, o1, o2 = occupied(bb)

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import U0, U1, dilate, lowest_bit, count3, nth_square
-from ..board import LAND, RIVER, ALL, SQUARES, RED
+from ..board import LAND, RIVER, ALL, SQUARES, RED, NO_SQUARE
 from .. import state as S
 from .rng import below
 from .kingdoms import (MAX_KINGDOMS, kingdoms_around, label, occupied, touch_counts_of,  # noqa: F401
@@ -138,7 +138,7 @@ def legal_moves(st, out):
 @njit(cache=True)
 def action_moves(st, bb, p, out):
     n = 0
-    on0, on1, on2, tw0, tw1, tw2, th0, th1, th2 = touch_levels(bb, -1)
+    on0, on1, on2, tw0, tw1, tw2, th0, th1, th2 = touch_levels(bb, NO_SQUARE)
     e0, e1, e2 = empty_squares(bb)
     # tiles: blue on the river, the others on land, never next to 3+ kingdoms (red, green and
     # black share one set of squares: it is listed once, then copied with the colour's offset)
@@ -226,7 +226,7 @@ def random_move(st, rng, out):
         return out[below(rng, n)]
     bb = st.view(np.uint64)
     p = st[S.TO_ACT]
-    tw0, tw1, tw2, th0, th1, th2 = touch_counts_of(bb, -1)
+    tw0, tw1, tw2, th0, th1, th2 = touch_counts_of(bb, NO_SQUARE)
     e0, e1, e2 = empty_squares(bb)
     land_n = count3(e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1, e2 & LAND[2] & ~th2)
     river_n = count3(e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1, e2 & RIVER[2] & ~th2)

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
+from ..board import NO_SQUARE
 from ..bits import count3, has
 from ..engine.apply import MON_A, MON_B, red_next_to
 from ..engine.kingdoms import kingdom_of, label
@@ -95,7 +96,7 @@ def features(st, kmask, out):
     """Feature rows of every player into out[p, :N_FEATURES]; kmask is (16, 3) scratch."""
     bb = st.view(np.uint64)
     n = st[S.PLAYERS]
-    nk = label(bb, -1, kmask)
+    nk = label(bb, NO_SQUARE, kmask)
     g = stage(st)
     for p in range(n):
         row = out[p]

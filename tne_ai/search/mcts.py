@@ -133,12 +133,10 @@ def reset_tree(action, parent, child, sibling, player, visits, avail, value, cou
 
 
 # the search configuration array ``cfg`` (float64) that run_iterations reads
-CFG_EVAL = 0      # 0: the hand-set evaluation (``evaluate``), 1: the fitted model
-CFG_SETTLE = 1    # 1: settle pending decisions greedily before scoring a leaf
-CFG_WIDEN_C = 2   # progressive widening: a node opens children by prior score while it has
-CFG_WIDEN_A = 3   # fewer than max(1, C * visits ** A); C = 0 opens untried moves at random
-CFG_EVEN_ROOT = 4  # 1: at a root commit decision, share the visits evenly among the commits
-CFG_SIZE = 5
+CFG_WIDEN_C = 0   # progressive widening: a node opens children by prior score while it has
+CFG_WIDEN_A = 1   # fewer than max(1, C * visits ** A); C = 0 opens untried moves at random
+CFG_EVEN_ROOT = 2  # 1: at a root commit decision, share the visits evenly among the commits
+CFG_SIZE = 3
 
 
 class Scratch:
@@ -168,14 +166,20 @@ class Scratch:
 
 @njit(cache=True, nogil=True)
 def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
-                   prior_w, cfg, rng, st, moves, legal_stamp, root_moves, root_legal, child_stamp,
+                   prior_w, settle_on, cfg, rng, st, moves, legal_stamp, root_moves, root_legal, child_stamp,
                    stamps, path, reward,
                    kmask, masks, feats, root_sum, kind_counts, action, parent, child, sibling, player, visits, avail,
                    value, count):
-    """Run that many ISMCTS iterations from root for viewer, growing the tree in place."""
+    """Run that many ISMCTS iterations from root for viewer, growing the tree in place.
+
+    The optional ingredients are switched off by passing None: ``model_w`` (the fitted
+    evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
+    priors for widening; None: untried moves open at random) and ``settle_on`` (True: settle
+    pending decisions before scoring a leaf).  numba prunes a branch on an argument that is
+    None before typing it, so a search without an ingredient is compiled without its code
+    (the frozen baseline compiles none of the three)."""
     capacity = action.shape[0]
     stamp = stamps[0]
-    model = cfg[CFG_EVAL] == 1.0
     widen_c = cfg[CFG_WIDEN_C]
     widen_a = cfg[CFG_WIDEN_A]
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
@@ -233,12 +237,16 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                 expand = legal_children < allowed
             if expand:
                 phase = st[S.PHASE]
-                if widen_c > 0.0 and phase == S.PH_ACTION and prior_w.shape[0] > 0:
-                    a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
-                                     child[node], sibling, action, kmask, masks, kind_counts, rng)
-                elif widen_c > 0.0 and prior_w.shape[0] > 0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-                    a = pick_commit(st, mv, n, child_stamp, stamp)
-                else:
+                by_prior = False
+                if prior_w is not None:
+                    if widen_c > 0.0 and phase == S.PH_ACTION:
+                        a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
+                                         child[node], sibling, action, kmask, masks, kind_counts, rng)
+                        by_prior = True
+                    elif widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+                        a = pick_commit(st, mv, n, child_stamp, stamp)
+                        by_prior = True
+                if not by_prior:
                     a = mv[below(rng, n)]
                     while child_stamp[a] == stamp:
                         a = mv[below(rng, n)]
@@ -264,9 +272,9 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
             path[depth] = best
             node = best
         random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
-        if cfg[CFG_SETTLE] == 1.0:
+        if settle_on is not None:
             settle(st, rng, moves)
-        if model:
+        if model_w is not None:
             evaluate_model(st, model_w, kmask, feats, reward)
         else:
             evaluate(st, eval_params, reward)
@@ -385,15 +393,15 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     settle_leaves = defaults["settle"] if settle_leaves is None else settle_leaves
     commit_margin = defaults["commit_margin"] if commit_margin is None else commit_margin
     cfg = np.zeros(CFG_SIZE)
-    cfg[CFG_EVAL] = 1.0 if evaluation == "model" else 0.0
-    cfg[CFG_SETTLE] = 1.0 if settle_leaves else 0.0
     cfg[CFG_WIDEN_C] = widen
     cfg[CFG_WIDEN_A] = widen_exp
     cfg[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
-    model_w = (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
-    # no prior: untried moves open at random (an empty weights array)
+    # an ingredient switched off is None (run_iterations is then compiled without it)
+    model_w = None if evaluation != "model" else \
+        (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
     prior_w = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
-        if prior == "kinds" else np.zeros(0, dtype=np.float64)
+        if prior == "kinds" else None
+    settle_on = True if settle_leaves else None
     if iterations is None and seconds is None:
         raise ValueError("give an iteration budget, a time budget or both")
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
@@ -445,8 +453,8 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
             step = batch if budget is None else min(batch, budget - done)
             if step <= 0:
                 break
-            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_w, cfg,
-                           rng, *scratch.arrays(), *tree.arrays())
+            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_w, settle_on,
+                           cfg, rng, *scratch.arrays(), *tree.arrays())
             done += step
             if deadline is not None and time.perf_counter() >= deadline:
                 break

@@ -41,7 +41,7 @@ from numba import njit
 
 from .. import state as S
 from ..bits import NOT_COL_A, NOT_COL_P, U0, U1, dilate, down_by, has, lowest_bit, up_by
-from ..board import ALL
+from ..board import ALL, BLACK, NO_SQUARE
 from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
 from ..engine.movegen import empty_squares, touch_counts
@@ -86,13 +86,12 @@ ROW_CAT = 40
 N_MASKS = 44
 
 
-@njit(cache=True)
-def _row(kind, c):
-    if kind <= K_TILE_RIVAL:
-        return 4 * kind + c
-    if kind <= K_LEADER_NEW:
-        return ROW_LEADER + 4 * (kind - K_LEADER_REVOLT) + c
-    return ROW_CAT + kind - K_CAT_RIVAL
+# KIND_ROW[kind] + c: the mask row of a tile or leader kind for colour c; a catastrophe
+# kind has one row (c = 0).  A table, not a function: the kinds are constants, and a call
+# with a literal kind would be compiled once per kind.
+KIND_ROW = np.array([4 * k for k in range(K_TILE_RIVAL + 1)]
+                    + [ROW_LEADER + 4 * (k - K_LEADER_REVOLT) for k in range(K_LEADER_REVOLT, K_LEADER_NEW + 1)]
+                    + [ROW_CAT + k - K_CAT_RIVAL for k in range(K_CAT_RIVAL, K_CAT_OTHER + 1)], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -146,7 +145,7 @@ def prepare(st, kmask, masks):
     bb = st.view(np.uint64)
     p = st[S.TO_ACT]
     n = st[S.PLAYERS]
-    nk = label(bb, -1, kmask)
+    nk = label(bb, NO_SQUARE, kmask)
     two0, two1, two2, _, _, _ = touch_counts(kmask, nk)
     one0 = one1 = one2 = U0
     for row in range(N_MASKS):
@@ -160,7 +159,7 @@ def prepare(st, kmask, masks):
         one0 |= d0
         one1 |= d1
         one2 |= d2
-        king = _owner(st, kmask, k, 3, n)
+        king = _owner(st, kmask, k, np.int64(BLACK), n)   # typed: one compile for every colour
         has_mine = False
         has_rival = False
         for c in range(4):
@@ -171,12 +170,12 @@ def prepare(st, kmask, masks):
                 has_rival = True
             scorer = holder if holder >= 0 else king
             if scorer >= 0:
-                row = _row(K_TILE_MINE if scorer == p else K_TILE_RIVAL, c)
+                row = KIND_ROW[K_TILE_MINE if scorer == p else K_TILE_RIVAL] + c
                 masks[row, 0] |= d0
                 masks[row, 1] |= d1
                 masks[row, 2] |= d2
             if holder >= 0 and holder != p:
-                row = _row(K_LEADER_REVOLT, c)
+                row = KIND_ROW[K_LEADER_REVOLT] + c
                 masks[row, 0] |= d0
                 masks[row, 1] |= d1
                 masks[row, 2] |= d2
@@ -194,8 +193,8 @@ def prepare(st, kmask, masks):
             low = st[S.SCORE + 5 * p + c]
     for c in range(4):
         # tiles: war (2+ kingdoms) and alone (none) first, then by who scores
-        rm = _row(K_TILE_MINE, c)
-        rr = _row(K_TILE_RIVAL, c)
+        rm = KIND_ROW[K_TILE_MINE] + c
+        rr = KIND_ROW[K_TILE_RIVAL] + c
         m0 = masks[rm, 0] & one0 & ~two0
         m1 = masks[rm, 1] & one1 & ~two1
         m2 = masks[rm, 2] & one2 & ~two2
@@ -209,24 +208,24 @@ def prepare(st, kmask, masks):
                 free = True
         if free:
             b0, b1, b2 = block_completers(bb, c)
-        _set(masks, _row(K_TILE_MONUMENT, c), b0, b1, b2)
+        _set(masks, KIND_ROW[K_TILE_MONUMENT] + c, b0, b1, b2)
         if (low == st[S.SCORE + 5 * p + c]):
-            _set(masks, _row(K_TILE_MINE_LOW, c), m0 & ~b0, m1 & ~b1, m2 & ~b2)
+            _set(masks, KIND_ROW[K_TILE_MINE_LOW] + c, m0 & ~b0, m1 & ~b1, m2 & ~b2)
             _set(masks, rm, U0, U0, U0)
         else:
             _set(masks, rm, m0 & ~b0, m1 & ~b1, m2 & ~b2)
         _set(masks, rr, r0 & ~b0, r1 & ~b1, r2 & ~b2)
-        _set(masks, _row(K_TILE_WAR, c), two0 & ~b0, two1 & ~b1, two2 & ~b2)
-        _set(masks, _row(K_TILE_ALONE, c), ~one0 & ~b0, ~one1 & ~b1, ~one2 & ~b2)
-        _set(masks, _row(K_TILE_NOBODY, c), one0 & ~two0 & ~m0 & ~r0 & ~b0,
+        _set(masks, KIND_ROW[K_TILE_WAR] + c, two0 & ~b0, two1 & ~b1, two2 & ~b2)
+        _set(masks, KIND_ROW[K_TILE_ALONE] + c, ~one0 & ~b0, ~one1 & ~b1, ~one2 & ~b2)
+        _set(masks, KIND_ROW[K_TILE_NOBODY] + c, one0 & ~two0 & ~m0 & ~r0 & ~b0,
              one1 & ~two1 & ~m1 & ~r1 & ~b1, one2 & ~two2 & ~m2 & ~r2 & ~b2)
         # leaders
-        rv = _row(K_LEADER_REVOLT, c)
+        rv = KIND_ROW[K_LEADER_REVOLT] + c
         v0 = masks[rv, 0]
         v1 = masks[rv, 1]
         v2 = masks[rv, 2]
-        _set(masks, _row(K_LEADER_JOIN, c), one0 & ~v0, one1 & ~v1, one2 & ~v2)
-        _set(masks, _row(K_LEADER_NEW, c), ~one0 & ~v0, ~one1 & ~v1, ~one2 & ~v2)
+        _set(masks, KIND_ROW[K_LEADER_JOIN] + c, one0 & ~v0, one1 & ~v1, one2 & ~v2)
+        _set(masks, KIND_ROW[K_LEADER_NEW] + c, ~one0 & ~v0, ~one1 & ~v1, ~one2 & ~v2)
     e0, e1, e2 = empty_squares(bb)
     for row in range(ROW_CAT):
         masks[row, 0] &= e0
@@ -240,10 +239,10 @@ def prepare(st, kmask, masks):
         t1 |= bb[S.BB_TILE + 3 * c + 1]
         t2 |= bb[S.BB_TILE + 3 * c + 2]
     near0, near1, near2 = dilate(o0, o1, o2)
-    _set(masks, _row(K_CAT_OWN, 0), t0 & own0, t1 & own1, t2 & own2)
-    _set(masks, _row(K_CAT_RIVAL, 0), t0 & riv0, t1 & riv1, t2 & riv2)
-    _set(masks, _row(K_CAT_NOTHING, 0), ~near0 & ~t0, ~near1 & ~t1, ~near2 & ~t2)
-    _set(masks, _row(K_CAT_OTHER, 0), ~((t0 & (own0 | riv0)) | (~near0 & ~t0)),
+    _set(masks, KIND_ROW[K_CAT_OWN], t0 & own0, t1 & own1, t2 & own2)
+    _set(masks, KIND_ROW[K_CAT_RIVAL], t0 & riv0, t1 & riv1, t2 & riv2)
+    _set(masks, KIND_ROW[K_CAT_NOTHING], ~near0 & ~t0, ~near1 & ~t1, ~near2 & ~t2)
+    _set(masks, KIND_ROW[K_CAT_OTHER], ~((t0 & (own0 | riv0)) | (~near0 & ~t0)),
          ~((t1 & (own1 | riv1)) | (~near1 & ~t1)), ~((t2 & (own2 | riv2)) | (~near2 & ~t2)))
     return 0
 
@@ -272,14 +271,14 @@ def move_kind(st, masks, a):
         first = K_TILE_MONUMENT if piece == 0 else K_LEADER_REVOLT
         last = K_TILE_RIVAL if piece == 0 else K_LEADER_NEW
         for kind in range(first, last + 1):
-            row = _row(kind, c)
+            row = KIND_ROW[kind] + c
             if has(masks[row, 0], masks[row, 1], masks[row, 2], s):
                 return kind
         return last
     if S.A_CATASTROPHE <= a < S.A_SWAP:
         s = a - S.A_CATASTROPHE
         for kind in range(K_CAT_RIVAL, K_CAT_OTHER + 1):
-            row = _row(kind, 0)
+            row = KIND_ROW[kind]
             if has(masks[row, 0], masks[row, 1], masks[row, 2], s):
                 return kind
         return K_CAT_OTHER
@@ -300,8 +299,8 @@ def _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found):
 def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, masks, rng):
     """An untried legal move of that kind, uniformly at random; -1 if there is none."""
     me = st[S.TO_ACT]
-    best = -1
-    found = 0
+    best = np.int64(-1)   # typed, as _consider's arguments: one compile
+    found = np.int64(0)
     if kind == K_LEADER_MOVE:
         for j in range(n):
             a = moves[j]
@@ -320,7 +319,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
         for c in range(colours):
             if base == S.A_LEADER and st[S.LEADER_SQ + 4 * me + c] >= 0:
                 continue          # that leader is on the board: its moves are K_LEADER_MOVE
-            row = _row(kind, c)
+            row = KIND_ROW[kind] + c
             for w in range(3):
                 x = masks[row, w]
                 if w == 2:
