@@ -233,3 +233,14 @@ def test_wilson_interval_by_hand():
     lo, hi = wilson(0.5, 100)
     assert (lo, hi) == (pytest.approx(0.5 - 0.09617, abs=1e-4), pytest.approx(0.5 + 0.09617, abs=1e-4))
     assert wilson(0.3, 0) == (0.0, 1.0)
+
+
+def test_wilson_names_a_count_given_for_the_proportion():
+    """wilson takes the observed proportion: 59 (a count of wins) is refused with a message
+    naming the argument, not a math domain error."""
+    from tne_ai.errors import TneError
+    from tne_ai.ratings import wilson
+    with pytest.raises(TneError, match="score is the observed proportion"):
+        wilson(59, 60)
+    with pytest.raises(TneError, match="n is a count"):
+        wilson(0.5, -1)

@@ -50,6 +50,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import TneError
+
 Z95 = 1.959963984540054
 ELO_PER_NAT = 400.0 / math.log(10.0)
 
@@ -89,6 +91,10 @@ def elo_from_score(s):
 
 def wilson(score, n, z=Z95):
     """The 95% Wilson interval of a proportion observed as score (0..1) over n trials."""
+    if not 0.0 <= score <= 1.0:
+        raise TneError(f"wilson: score is the observed proportion, 0 to 1 (wins / n), not {score}")
+    if n < 0:
+        raise TneError(f"wilson: n is a count of trials, not {n}")
     if n == 0:
         return 0.0, 1.0
     centre = (score + z * z / (2 * n)) / (1 + z * z / n)
