@@ -38,7 +38,7 @@ def basic_value(st, params, p):
     for i in range(4):
         t = t0 if i == 0 else (t1 if i == 1 else (t2 if i == 2 else t3))
         v += params[W_SORTED + i] * t
-        if st[S.LEADER_SQ + 4 * p + i] >= 0:
+        if st[S.leader_sq(p, i)] >= 0:
             v += params[W_LEADER]
     return v
 

@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..board import NO_SQUARE
+from ..board import NO_SQUARE, RED
 from ..bits import count3, has
 from ..engine.apply import MON_A, MON_B, red_next_to
 from ..engine.kingdoms import kingdom_of, label
@@ -82,7 +82,7 @@ def _clip3(x):
 @njit(cache=True)
 def stage(st):
     """How near the end the game is, 0..1."""
-    bag = st[S.BAG_COUNT] + st[S.BAG_COUNT + 1] + st[S.BAG_COUNT + 2] + st[S.BAG_COUNT + 3]
+    bag = S.bag_total(st)
     bb = st.view(np.uint64)
     treasures = count3(bb[S.BB_TREASURE], bb[S.BB_TREASURE + 1], bb[S.BB_TREASURE + 2])
     a = 1.0 - bag / BAG_START
@@ -105,46 +105,45 @@ def features(st, kmask, out):
     # kingdom of every leader, and per kingdom and colour its tiles (face-up)
     for p in range(n):
         row = out[p]
-        hand = S.HAND + 4 * p
         final_values(st, p, row[F_SORTED:F_SORTED + 4])
-        row[F_TREASURES] = st[S.SCORE + 5 * p + S.SCORE_TREASURE]
-        row[F_HAND] = st[hand] + st[hand + 1] + st[hand + 2] + st[hand + 3]
-        row[F_HAND_RED] = st[hand]
-        row[F_CATASTROPHES] = st[S.CATASTROPHES + p]
+        row[F_TREASURES] = st[S.score(p, S.SCORE_TREASURE)]
+        row[F_HAND] = S.hand_size(st, p)
+        row[F_HAND_RED] = st[S.hand(p, RED)]
+        row[F_CATASTROPHES] = st[S.catastrophes(p)]
         row[F_TO_MOVE] = 1.0 if st[S.TURN] == p else 0.0
         rival_red = 0
         for q in range(n):
-            if q != p and st[S.HAND + 4 * q] > rival_red:
-                rival_red = st[S.HAND + 4 * q]
+            if q != p and st[S.hand(q, RED)] > rival_red:
+                rival_red = st[S.hand(q, RED)]
         for c in range(4):
-            s = st[S.LEADER_SQ + 4 * p + c]
+            s = st[S.leader_sq(p, c)]
             if s < 0:
                 continue
             row[F_LEADERS] += 1.0
             if c > 0:
-                row[F_HAND_LEADER] += st[hand + c]
+                row[F_HAND_LEADER] += st[S.hand(p, c)]
             k = kingdom_of(kmask, nk, s)
-            base = S.BB_TILE + 3 * c
+            base = S.tile_bb(c)
             own = count3(kmask[k, 0] & bb[base], kmask[k, 1] & bb[base + 1], kmask[k, 2] & bb[base + 2])
             row[F_KINGDOM] += own if own < 6 else 6
-            row[F_REVOLT] += _clip3(red_next_to(bb, s) + st[hand] - rival_red - 1)
+            row[F_REVOLT] += _clip3(red_next_to(bb, s) + st[S.hand(p, RED)] - rival_red - 1)
             strongest = -1
             contested = False
             for q in range(n):
                 if q == p:
                     continue
                 for d in range(4):
-                    sq = st[S.LEADER_SQ + 4 * q + d]
+                    sq = st[S.leader_sq(q, d)]
                     if sq >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], sq):
                         contested = True
-                sq = st[S.LEADER_SQ + 4 * q + c]
+                sq = st[S.leader_sq(q, c)]
                 if sq < 0:
                     continue
                 kq = kingdom_of(kmask, nk, sq)
                 if kq == k:
                     continue
                 theirs = count3(kmask[kq, 0] & bb[base], kmask[kq, 1] & bb[base + 1],
-                                kmask[kq, 2] & bb[base + 2]) + st[S.HAND + 4 * q + c]
+                                kmask[kq, 2] & bb[base + 2]) + st[S.hand(q, c)]
                 if theirs > strongest:
                     strongest = theirs
             if contested:
@@ -152,19 +151,19 @@ def features(st, kmask, out):
             if strongest < 0:
                 row[F_WAR] += 3.0
             else:
-                row[F_WAR] += _clip3(own + st[hand + c] - strongest)
+                row[F_WAR] += _clip3(own + st[S.hand(p, c)] - strongest)
             if c == 2:
                 row[F_REACH] = count3(kmask[k, 0] & bb[S.BB_TREASURE], kmask[k, 1] & bb[S.BB_TREASURE + 1],
                                       kmask[k, 2] & bb[S.BB_TREASURE + 2])
         for m in range(6):
-            t = st[S.MON_SQ + m]
+            t = st[S.monument_sq(m)]
             if t < 0:
                 continue
             k = kingdom_of(kmask, nk, t)
             if k < 0:
                 continue
             for c in (MON_A[m], MON_B[m]):
-                s = st[S.LEADER_SQ + 4 * p + c]
+                s = st[S.leader_sq(p, c)]
                 if s >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], s):
                     row[F_MONUMENT] += 1.0
         for i in range(N_BASE):

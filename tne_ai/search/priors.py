@@ -106,7 +106,7 @@ def block_completers(bb, c):
     """The squares where a tile of colour c would complete a 2x2 block of c (SPEC section 5):
     the square is one corner of the block and the other three hold tiles of c.  Row ends are
     masked where a shift by 1, 15 or 17 would wrap to the next row."""
-    base = S.BB_TILE + 3 * c
+    base = S.tile_bb(c)
     t0, t1, t2 = bb[base], bb[base + 1], bb[base + 2]
     e0, e1, e2 = down_by(t0, t1, t2, 1)       # s + 1 holds c (east)
     w0, w1, w2 = up_by(t0, t1, t2, 1)         # s - 1 (west)
@@ -131,7 +131,7 @@ def block_completers(bb, c):
 def _owner(st, kmask, k, c, n):
     """The player whose leader of colour c stands in kingdom k, or -1."""
     for q in range(n):
-        s = st[S.LEADER_SQ + 4 * q + c]
+        s = st[S.leader_sq(q, c)]
         if s >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], s):
             return q
     return -1
@@ -189,8 +189,8 @@ def prepare(st, kmask, masks):
             riv2 |= kmask[k, 2]
     low = 1 << 30
     for c in range(4):
-        if st[S.SCORE + 5 * p + c] < low:
-            low = st[S.SCORE + 5 * p + c]
+        if st[S.score(p, c)] < low:
+            low = st[S.score(p, c)]
     for c in range(4):
         # tiles: war (2+ kingdoms) and alone (none) first, then by who scores
         rm = KIND_ROW[K_TILE_MINE] + c
@@ -204,12 +204,12 @@ def prepare(st, kmask, masks):
         b0 = b1 = b2 = U0
         free = False
         for m in range(6):
-            if st[S.MON_SQ + m] < 0 and (MON_A[m] == c or MON_B[m] == c):
+            if st[S.monument_sq(m)] < 0 and (MON_A[m] == c or MON_B[m] == c):
                 free = True
         if free:
             b0, b1, b2 = block_completers(bb, c)
         _set(masks, KIND_ROW[K_TILE_MONUMENT] + c, b0, b1, b2)
-        if (low == st[S.SCORE + 5 * p + c]):
+        if (low == st[S.score(p, c)]):
             _set(masks, KIND_ROW[K_TILE_MINE_LOW] + c, m0 & ~b0, m1 & ~b1, m2 & ~b2)
             _set(masks, rm, U0, U0, U0)
         else:
@@ -235,9 +235,9 @@ def prepare(st, kmask, masks):
     o0, o1, o2 = occupied(bb)
     t0 = t1 = t2 = U0
     for c in range(4):
-        t0 |= bb[S.BB_TILE + 3 * c]
-        t1 |= bb[S.BB_TILE + 3 * c + 1]
-        t2 |= bb[S.BB_TILE + 3 * c + 2]
+        t0 |= bb[S.tile_bb(c)]
+        t1 |= bb[S.tile_bb(c) + 1]
+        t2 |= bb[S.tile_bb(c) + 2]
     near0, near1, near2 = dilate(o0, o1, o2)
     _set(masks, KIND_ROW[K_CAT_OWN], t0 & own0, t1 & own1, t2 & own2)
     _set(masks, KIND_ROW[K_CAT_RIVAL], t0 & riv0, t1 & riv1, t2 & riv2)
@@ -262,7 +262,7 @@ def _list_kind(a):
 @njit(cache=True)
 def move_kind(st, masks, a):
     """The kind of action a (masks from ``prepare`` for the state a is legal in)."""
-    if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * st[S.TO_ACT] + (a - S.A_LEADER) // 176] >= 0:
+    if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(st[S.TO_ACT], (a - S.A_LEADER) // 176)] >= 0:
         return K_LEADER_MOVE
     if a < S.A_WITHDRAW:
         piece = 0 if a < S.A_LEADER else 1
@@ -304,7 +304,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
     if kind == K_LEADER_MOVE:
         for j in range(n):
             a = moves[j]
-            if S.A_LEADER <= a < S.A_WITHDRAW and st[S.LEADER_SQ + 4 * me + (a - S.A_LEADER) // 176] >= 0:
+            if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(me, (a - S.A_LEADER) // 176)] >= 0:
                 best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     elif kind <= K_CAT_OTHER:
         if kind <= K_TILE_RIVAL:
@@ -317,7 +317,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
             base = S.A_CATASTROPHE
             colours = 1
         for c in range(colours):
-            if base == S.A_LEADER and st[S.LEADER_SQ + 4 * me + c] >= 0:
+            if base == S.A_LEADER and st[S.leader_sq(me, c)] >= 0:
                 continue          # that leader is on the board: its moves are K_LEADER_MOVE
             row = KIND_ROW[kind] + c
             for w in range(3):
@@ -382,7 +382,7 @@ def commit_context(st):
     att, dfn = conflict_strengths(st)
     me = st[S.TO_ACT]
     c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
-    most = st[S.HAND + 4 * me + c]
+    most = st[S.hand(me, c)]
     if most > S.MAX_COMMIT:
         most = S.MAX_COMMIT
     return att, dfn, me, c, most
@@ -394,7 +394,7 @@ def defender_hidden(st, me, c):
     tiles of c (SPEC section 7), at most the defender's hand size."""
     d = st[S.CF_DEFENDER]
     unseen = unseen_of(st, st.view(np.uint64), me, c)
-    held = st[S.HAND + 4 * d] + st[S.HAND + 4 * d + 1] + st[S.HAND + 4 * d + 2] + st[S.HAND + 4 * d + 3]
+    held = S.hand_size(st, d)
     return unseen if unseen < held else held
 
 
