@@ -11,8 +11,8 @@ or from outside, e.g. an OpenSpiel chance node).
 import numpy as np
 from numba import njit
 
-from ..bits import U0, U1, dilate, has, single, count3
-from ..board import COLS, CORNERS, MONUMENTS, NEIGHBOUR_MASK, NO_SQUARE, ROWS, SQUARES, RED, GREEN, BLACK  # noqa: F401
+from ..bits import U0, U1, dilate, has, count3
+from ..board import COLS, CORNERS, MONUMENTS, NEIGHBOUR_MASK, NO_SQUARE, ROWS, SQUARES, RED, GREEN, BLACK
 from .. import state as S
 from .kingdoms import (MAX_KINGDOMS, kingdoms_around, kingdoms_next_to, label, occupied,  # noqa: F401
                        region_of, region_without)
@@ -25,10 +25,8 @@ MON_B = np.array([m[1] for m in MONUMENTS], dtype=np.int64)
 BAG_EMPTY = -1   # the bag had no tile left: a short draw
 DRAW_OWED = 4    # external-draw bag: the draw is owed until resolve_draw names its colour
 
-# Arguments that are constants at their call sites are passed as typed values (NO_SQUARE,
-# np.bool_(...), np.int64(...)): numba would otherwise compile a callee once more for each
-# literal value it sees, which only costs compile time.
-
+# Constants at call sites go in typed (NO_SQUARE, np.bool_(...), np.int64(...)): one compile
+# of the callee, not one per literal value (DESIGN, conventions).
 LAST_COL = COLS - 1
 LAST_ROW = ROWS - 1
 # A 2x2 block is named by its top-left square t; it covers t, t + 1, t + 16, t + 17.
