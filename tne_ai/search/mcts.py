@@ -237,16 +237,12 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
                 expand = legal_children < allowed
             if expand:
                 phase = st[S.PHASE]
-                by_prior = False
-                if prior_w is not None:
-                    if widen_c > 0.0 and phase == S.PH_ACTION:
-                        a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
-                                         child[node], sibling, action, kmask, masks, kind_counts, rng)
-                        by_prior = True
-                    elif widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-                        a = pick_commit(st, mv, n, child_stamp, stamp)
-                        by_prior = True
-                if not by_prior:
+                if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
+                    a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
+                                     child[node], sibling, action, kmask, masks, kind_counts, rng)
+                elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+                    a = pick_commit(st, mv, n, child_stamp, stamp)
+                else:
                     a = mv[below(rng, n)]
                     while child_stamp[a] == stamp:
                         a = mv[below(rng, n)]
