@@ -1,0 +1,48 @@
+"""Provenance (DESIGN, "Provenance"): the version, the commit of the checkout and the weights'
+digests that records and weights files carry."""
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tne_ai import __version__
+from tne_ai.provenance import git_commit, provenance, weights_sha256
+from tne_ai.search.evaluate import WEIGHTS_FILE
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_commit_is_the_checkouts_head():
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    commit = git_commit()
+    assert commit in (head, head + "+dirty")
+
+
+def test_weights_digest_is_the_sha256_of_the_files_bytes(tmp_path):
+    shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
+    assert weights_sha256() == shipped
+    other = tmp_path / "w.npz"
+    other.write_bytes(b"not weights, but bytes all the same")
+    assert weights_sha256(other) == hashlib.sha256(b"not weights, but bytes all the same").hexdigest()
+    p = provenance(weights=[None, other])
+    assert p["tne_ai"] == __version__
+    assert p["weights_sha256"] == {"shipped": shipped, str(other): weights_sha256(other)}
+
+
+def test_a_copy_outside_a_checkout_reports_no_commit(tmp_path):
+    # an installed copy inside some other repository (as a virtual environment under a
+    # checkout): no commit, never the commit of the repository further up
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "f").write_text("x")
+    subprocess.run(git + ["add", "f"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["commit", "-qm", "x"], cwd=tmp_path, check=True)
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "tne_ai", site / "tne_ai",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    out = subprocess.run([sys.executable, "-c",
+                          "from tne_ai.provenance import git_commit; print(git_commit())"],
+                         cwd=site, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "None"
