@@ -1,0 +1,141 @@
+"""Do the win chances the search reports mean what they say?
+
+Plays self-play games of one search spec (every seat the same agent, each deal in every seat
+rotation), reviews every game with the review of `tne analyse` (each move searched from the
+mover's own view), and compares the win chance reported for each position (the best move's,
+``best_win``) with how that player's game ended (1 alone first, 1/k for k sharing first, else
+0).  Forced moves carry no win chance and are left out.
+
+Prints, per player count, the reliability table (ten bins of reported win chance: positions,
+mean reported, mean result), the expected calibration error (ECE: the bins' |reported -
+result| weighted by their share of the positions) and the Brier score (mean squared error of
+the reported chance against the result), each over all reviewed positions of the games.
+
+    python bench/calibration.py --players 2 --games 15 --play-iterations 2000 \\
+        --review-iterations 2000 --out bench/results/calibration
+
+Both steps resume: the games go to OUT/selfplay_Np.jsonl (`tne tournament --resume`), the
+reviews to OUT/review_Np.jsonl, one reviewed game a line, and a game reviewed before is not
+reviewed again.  ``--jobs`` plays and reviews in parallel processes.
+"""
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+from tne_ai.analyse import final_shares, review  # noqa: E402
+from tne_ai.ratings import wilson  # noqa: E402
+from tne_ai.tournament import read_records, run_tournament  # noqa: E402
+
+BINS = 10
+
+
+def play(players, games, spec, seed, jobs, path):
+    agents = {f"s{i}": spec for i in range(players)}
+    table = tuple(agents)
+    run_tournament(agents, tables=[table], games=games, seed=seed, jobs=jobs, out=path,
+                   resume=os.path.exists(path),
+                   progress=lambda done, total: print(f"\rplayed {done}/{total}", end="",
+                                                      file=sys.stderr, flush=True))
+    print(file=sys.stderr)
+
+
+def reviewed(path):
+    done = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    row = json.loads(line)
+                    done[row["game_id"]] = row
+    return done
+
+
+def review_all(games_path, review_path, iterations, seed, jobs):
+    done = reviewed(review_path)
+    records = [rec for _, rec in read_records(games_path)]
+    for i, rec in enumerate(records):
+        gid = rec["meta"]["game_id"]
+        if gid in done:
+            continue
+        rows = review(rec, iterations=iterations, jobs=jobs, seed=seed)
+        shares = final_shares(rec)
+        points = [(r["best_win"], shares[r["player"]], r["player"]) for r in rows
+                  if r.get("best_win") is not None]
+        entry = {"game_id": gid, "iterations": iterations, "points": points}
+        with open(review_path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(entry) + "\n")
+        done[gid] = entry
+        print(f"\rreviewed {i + 1}/{len(records)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return [p for entry in done.values() for p in entry["points"]]
+
+
+def calibration(points):
+    """(rows, ece, brier): rows of (low, high, n, mean reported, mean result, Wilson low,
+    Wilson high) per non-empty bin."""
+    n = len(points)
+    bins = [[] for _ in range(BINS)]
+    for p, y, _ in points:
+        bins[min(BINS - 1, int(p * BINS))].append((p, y))
+    rows, ece = [], 0.0
+    for k, b in enumerate(bins):
+        if not b:
+            continue
+        mp = sum(p for p, _ in b) / len(b)
+        my = sum(y for _, y in b) / len(b)
+        lo, hi = wilson(my, len(b))
+        rows.append((k / BINS, (k + 1) / BINS, len(b), mp, my, lo, hi))
+        ece += len(b) / n * abs(mp - my)
+    brier = sum((p - y) ** 2 for p, y, _ in points) / n
+    return rows, ece, brier
+
+
+def report(players, points, games):
+    rows, ece, brier = calibration(points)
+    print(f"\n{players} players: {games} games, {len(points)} reviewed positions")
+    print(f"{'reported':>12} {'positions':>10} {'mean reported':>14} {'mean result':>12} "
+          f"{'95% (Wilson)':>15}")
+    for lo, hi, n, mp, my, wl, wh in rows:
+        print(f"{f'{lo:.1f}-{hi:.1f}':>12} {n:>10} {mp:>14.3f} {my:>12.3f} "
+              f"{f'[{wl:.2f}, {wh:.2f}]':>15}")
+    print(f"ECE {ece:.4f}   Brier {brier:.4f}")
+    return {"players": players, "games": games, "positions": len(points), "ece": ece,
+            "brier": brier, "bins": rows}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
+    ap.add_argument("--games", type=int, default=15,
+                    help="deals per player count (each played in every seat rotation)")
+    ap.add_argument("--spec", default=None, help="the agent (default mcts:iterations=PLAY)")
+    ap.add_argument("--play-iterations", type=int, default=2000)
+    ap.add_argument("--review-iterations", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "calibration"))
+    args = ap.parse_args(argv)
+    if not 1 <= args.games <= 1000 or not 1 <= args.jobs <= 64:
+        ap.error("--games 1..1000, --jobs 1..64")
+    os.makedirs(args.out, exist_ok=True)
+    spec = args.spec or f"mcts:iterations={args.play_iterations}"
+    summary = []
+    for players in args.players:
+        games_path = os.path.join(args.out, f"selfplay_{players}p.jsonl")
+        play(players, args.games, spec, args.seed, args.jobs, games_path)
+        points = review_all(games_path, os.path.join(args.out, f"review_{players}p.jsonl"),
+                            args.review_iterations, args.seed, args.jobs)
+        count = sum(1 for _ in read_records(games_path))
+        summary.append(report(players, points, count))
+    with open(os.path.join(args.out, "calibration.json"), "w", encoding="utf-8") as f:
+        json.dump({"spec": spec, "review_iterations": args.review_iterations,
+                   "results": summary}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
