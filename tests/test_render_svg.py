@@ -238,8 +238,8 @@ def points_of(element):
 
 def test_no_leader_mark_is_a_tile_sign_or_a_treasure():
     # tile signs: a triangle (red), a circle (green), a square (black), lines (blue);
-    # treasures: a circle or a star.  Each player's leader is a polygon of 6, 4, 5 or 12
-    # corners (hexagon, diamond, pentagon, cross): none of those shapes.
+    # treasures: a circle or a star.  Each player's leader is a polygon of 6, 4, 3 or 12
+    # corners (hexagon, diamond, triangle point down, cross): none of those shapes.
     # one leader per player, each next to a different starting temple (K1, B2, P2, F3)
     d = position(players=4, leaders=[(0, "red", "J1"), (1, "black", "A2"), (2, "black", "O2"),
                                      (3, "green", "G3")])
@@ -248,8 +248,13 @@ def test_no_leader_mark_is_a_tile_sign_or_a_treasure():
     for el in with_class(root, "leader"):
         player = int(el.get("class").split()[1][1:])
         assert el.find(NS + "circle") is None and el.find(NS + "rect") is None
-        corners[player] = len(points_of(el.find(NS + "polygon")))
-    assert corners == {0: 6, 1: 4, 2: 5, 3: 12}
+        pts = points_of(el.find(NS + "polygon"))
+        corners[player] = len(pts)
+        if player == 2:
+            # point down: two corners share the top edge, the third lies below both
+            ys = sorted(y for _, y in pts)
+            assert ys[0] == ys[1] < ys[2]
+    assert corners == {0: 6, 1: 4, 2: 3, 3: 12}
 
 
 def test_the_legend_names_the_treasures_and_every_players_leader():

@@ -165,7 +165,10 @@ BEST = "#ff6a00"
 ALTERNATIVE = "#7a3db8"
 # The tiles' signs are a triangle (temple), waves (farm), a circle (market) and a square
 # (settlement); treasures are a gold circle or star: the leaders' marks are none of these.
-DYNASTY_SHAPES = ("hexagon", "diamond", "pentagon", "cross")
+# The four differ in outline at any size (a hexagon and a pentagon looked alike when small):
+# a hexagon, a diamond (a point at the top), a triangle point down (a flat top, unlike the
+# temple sign's) and a cross.
+DYNASTY_SHAPES = ("hexagon", "diamond", "triangle", "cross")
 LEGEND_Y = BOARD_Y + BOARD_H + 36      # the legend line under the board's column letters
 CONFLICT = "#d4145a"
 
@@ -200,14 +203,15 @@ def _text(x, y, text, size=12, anchor="start", fill="#222", weight=None, extra="
 
 
 def _dynasty(player, cx, cy, r, fill, stroke="#fff", width=2.0):
-    """Player `player`'s dynasty mark (hexagon, diamond, pentagon, cross) centred on cx, cy;
-    no tile sign or treasure has these shapes, so a leader never looks like either."""
+    """Player `player`'s dynasty mark (hexagon, diamond, triangle point down, cross) centred on
+    cx, cy; no tile sign or treasure has these shapes, so a leader never looks like either."""
     paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"'
     shape = DYNASTY_SHAPES[player % 4]
-    if shape in ("hexagon", "pentagon"):
-        k = 6 if shape == "hexagon" else 5
-        pts = tuple((cx + 1.15 * r * math.sin(2 * math.pi * i / k),
-                     cy - 1.15 * r * math.cos(2 * math.pi * i / k)) for i in range(k))
+    if shape == "hexagon":
+        pts = tuple((cx + 1.15 * r * math.sin(2 * math.pi * i / 6),
+                     cy - 1.15 * r * math.cos(2 * math.pi * i / 6)) for i in range(6))
+    elif shape == "triangle":
+        pts = ((cx - 1.4 * r, cy - 0.9 * r), (cx + 1.4 * r, cy - 0.9 * r), (cx, cy + 1.45 * r))
     elif shape == "diamond":
         pts = ((cx, cy - 1.3 * r), (cx + 1.3 * r, cy), (cx, cy + 1.3 * r), (cx - 1.3 * r, cy))
     else:
@@ -565,7 +569,7 @@ def _marks_svg(st, marks, out):
 def svg(st, known_hands=None, viewer=None, marks=None):
     """An SVG picture of the state, as text: the board with coordinates, tiles, monuments,
     catastrophes, treasures (corner ones as stars) and leaders (player i's dynasty mark:
-    hexagon, diamond, pentagon, cross, in the leader's colour, with the player's number), a
+    hexagon, diamond, triangle point down, cross, in the leader's colour, with the player's number), a
     pending conflict ringed, a legend line, and a panel per player: scores, leaders and
     catastrophes in supply, the hand when known; the header names the player to act.
 
