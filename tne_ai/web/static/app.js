@@ -151,7 +151,7 @@ function render() {
   else if (mine) {
     const p = pos.pending;
     status = p ? `Your decision: ${p.kind}.` :
-      `Your move: action ${3 - pos.actions_left} of 2.` + (St.sel ? " Click a highlighted square." : " Click a tile in your hand, a leader, or a button.");
+      `Your move: action ${3 - pos.actions_left} of 2.` + (St.sel ? " Click a square with a green dot (Escape: another choice)." : " Click a tile in your hand, a leader, or a button.");
   } else if (v.seats[v.to_act] !== "human") status = `Player ${v.to_act} (${seatName(v.seats[v.to_act], v.to_act)}) is thinking…`;
   else status = `Player ${v.to_act} to move.`;
   if (v.error) status += " " + v.error;
@@ -180,7 +180,10 @@ function render() {
   $("btn-record").disabled = !v.over;
   $("hint").innerHTML = St.hint ? `<h3>Engine's suggestion: <code>${esc(St.hint.move)}</code></h3>` +
     `<p class="small">Searched from your view only (${St.hint.iterations} iterations); its top moves:</p>` + movesHtml(St.hint.top) : "";
-  $("legend").innerHTML = legendHtml(M, v.players, true);
+  if ($("legend").dataset.players !== String(v.players)) {  // drawn once: keeps it open or shut
+    $("legend").innerHTML = legendHtml(M, v.players, true, window.innerWidth > 700);
+    $("legend").dataset.players = v.players;
+  }
   $("btn-decide").hidden = !(mine && pos.pending && v.legal.length > 1);
   document.body.dataset.state = v.over ? "over" : hotseat ? "hotseat" : mine ? (pos.pending ? "decision" : "your-move") : "waiting";
   document.body.dataset.version = v.version;
@@ -638,7 +641,10 @@ function editorFields() {
 
 function drawEditor() {
   drawBoard($("editor-board"), ED.pos, St.M, { marks: ED.marks });
-  $("editor-legend").innerHTML = legendHtml(St.M, ED.pos.players, false);
+  if ($("editor-legend").dataset.players !== String(ED.pos.players)) {
+    $("editor-legend").innerHTML = legendHtml(St.M, ED.pos.players, false, window.innerWidth > 700);
+    $("editor-legend").dataset.players = ED.pos.players;
+  }
 }
 
 function editorChanged(fields) {

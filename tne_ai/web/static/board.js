@@ -158,7 +158,7 @@ function movesHtml(top) {
 
 // What every sign on the board means, drawn with the board's own symbols.  play: with the
 // signs only the play view draws (moves since yours, legal targets, the selection).
-function legendHtml(M, players, play) {
+function legendHtml(M, players, play, open) {
   const C = M.cell, k = (svg, words) => `<span class="lg">${svg}<span>${words}</span></span>`;
   const sq = inner => symbolSvg(`<rect width="${C}" height="${C}" fill="${M.land}"/>` + inner, C, C, 0, 0, "sym lg-sym");
   const names = ["red tile (temple)", "blue tile (farm)", "green tile (market)", "black tile (settlement)"];
@@ -174,7 +174,7 @@ function legendHtml(M, players, play) {
   }
   items.push(k(sq(`<rect x="2" y="2" width="${C - 4}" height="${C - 4}" rx="5" fill="none" stroke="${M.best}" stroke-width="4"/><circle cx="11" cy="11" r="8" fill="${M.best}"/><text x="11" y="15" font-size="11" font-weight="bold" text-anchor="middle" fill="#fff">1</text>`), "the engine's best move"),
     k(sq(`<rect x="2" y="2" width="${C - 4}" height="${C - 4}" rx="5" fill="none" stroke="${M.alternative}" stroke-width="2.5" stroke-dasharray="5 3"/><circle cx="11" cy="11" r="8" fill="${M.alternative}"/><text x="11" y="15" font-size="11" font-weight="bold" text-anchor="middle" fill="#fff">2</text>`), "its next moves, by rank (see the list)"));
-  return `<details class="legend-box" open><summary>Legend</summary><div class="lg-items">${items.join("")}</div></details>`;
+  return `<details class="legend-box"${open ? " open" : ""}><summary>Legend: what the signs mean</summary><div class="lg-items">${items.join("")}</div></details>`;
 }
 
 function symbolSvg(snippet, w, h, tx, ty, cls) {
