@@ -366,6 +366,12 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
         seconds = 1.0
     turn = best_turn(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
     result = turn.result
+    from tne_ai.noise import noise_note, within_noise
+    from tne_ai.notation import move_text
+    forced = len(p.legal_codes()) == 1
+    top = result.alternatives[:5]
+    names = [move_text(int(a)) for a, _, _ in top]
+    tied = [n for n, f in zip(names[1:], within_noise(top)[1:]) if f] if not forced else []
     if svg_file is not None:
         from tne_ai.render import svg, visit_shares
         known_hands = [p.hand(i) is not None for i in range(p.players)]
@@ -377,6 +383,8 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
         out["player"] = p.to_act
         out["win"], out["pv"], out["pv_win"] = plan["win"], plan["pv"], plan["pv_win"]
         out["alternatives"] = [dict(a, win=a["mean"]) for a in out["alternatives"][:10]]
+        out["forced"] = forced
+        out["within_noise"] = tied  # of the top five, those the search cannot tell from the best
         click.echo(json.dumps(out, indent=1))
     else:
         plan = turn.to_dict()
@@ -385,6 +393,10 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
             click.echo(f"win chance {100 * plan['win']:.1f}%")
         for move, win in zip(plan["pv"][1:], plan["pv_win"][1:]):
             click.echo(f"then {move}" + ("" if win is None else f" (win chance {100 * win:.1f}%)"))
+        if forced:
+            click.echo("the only legal move: nothing to search")
+        elif tied and names[0] == plan["move"]:
+            click.echo(noise_note(top, names))
 
 
 @main.command()
