@@ -711,10 +711,11 @@ def _analyse_text(record, rows, budget):
     flagged = [r for r in rows if r.get("class")]
     if flagged:
         lines.append("")
-        lines.append("ply  player  class       move played (win chance)  best move (win chance)")
+        # moves numbered from 1, as tne replay --ply and the plot's x axis number them
+        lines.append("move  player  class       move played (win chance)  best move (win chance)")
         for r in flagged:
             played = f"{r['move']} ({100 * r['played_win']:.1f}%)"
-            lines.append(f"{r['ply']:>3}  {r['player']:>6}  {r['class']:<10}  {played:<24}  "
+            lines.append(f"{r['ply'] + 1:>4}  {r['player']:>6}  {r['class']:<10}  {played:<24}  "
                          f"{r['best']} ({100 * r['best_win']:.1f}%)")
     return "\n".join(lines)
 
