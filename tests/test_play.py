@@ -215,7 +215,8 @@ def test_hint_asks_the_engine_with_a_budget():
     legal = {str(m) for m in Position.new(2, seed=4).legal_moves()}
     i = out.index(next(ln for ln in out if ln.startswith("engine's suggestion (")))
     head, _, move = out[i].partition(": ")
-    assert head == "engine's suggestion (500 iterations, from your view)"
+    assert head == ("engine's suggestion (500 iterations, from your view; win chances ± two "
+                    "standard errors)")
     assert move in legal
     # its top moves, most visited first, with their visits and win chances
     ranked = [ln for ln in out[i + 1:i + 6] if ln.startswith("  ") and ". " in ln[:6]]
@@ -236,11 +237,12 @@ def test_compact_board_before_each_prompt_and_board_shows_the_whole():
     out = script.output
     headers = [i for i, ln in enumerate(out) if ln == "   " + " ".join(B.FILES)]
     legends = [i for i, ln in enumerate(out) if ln == LEGEND]
-    # the start's whole board, a compact one before each of the five prompts, `board`'s whole
-    assert len(headers) == 7
-    assert len(legends) == 2 and legends[0] == headers[0] + 12 and legends[1] == headers[6] + 12
+    # the legend at the start, a compact board before each of the five prompts, `board`'s
+    # whole board with its legend
+    assert len(headers) == 6
+    assert len(legends) == 2 and legends[0] < headers[0] and legends[1] == headers[5] + 12
     # compact: the 11 rows, then one line a player
-    first = headers[1]
+    first = headers[0]
     assert out[first + 12].startswith("you: score r0 b0 g0 k0 t0 | supply rbgk | catastrophes 2")
     assert out[first + 13] == "player 1: score r0 b0 g0 k0 t0 | supply rbgk | catastrophes 2 | hand 6 hidden"
     ai = [ln for ln in out if ln.startswith("player 1 (random): ")]

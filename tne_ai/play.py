@@ -31,7 +31,7 @@ from .limits import MAX_SEED, clip
 from .formats import game_record
 from .notation import move_text, parse_move
 from .position import Position
-from .render import ascii_board, pending_text, summary
+from .render import LEGEND, ascii_board, pending_text, summary
 
 HINT_ITERATIONS = 4000          # the search of ``hint`` (as the web page's Hint)
 HINT_MAX_ITERATIONS = 200_000   # ``hint N`` is bounded
@@ -158,8 +158,8 @@ def engine_hint(p, seat, arg=""):
     view = Position.from_json(position_to_dict(p.st, known, False), seed=0)
     result = search(view.st, iterations=iterations, seed=0)
     top = result.alternatives[:5]
-    lines = [f"engine's suggestion ({result.iterations} iterations, from your view): "
-             f"{move_text(result.move)}"]
+    lines = [f"engine's suggestion ({result.iterations} iterations, from your view; win "
+             f"chances ± two standard errors): {move_text(result.move)}"]
     for rank, (code, visits, mean) in enumerate(top, 1):
         lines.append(f"  {rank}. {move_text(int(code))}: {int(visits)} visits, win chance "
                      f"{100 * mean:.0f}% ± {200 * standard_error(mean, visits):.0f}")
@@ -317,7 +317,7 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
           + (f" Resumed after move {len(moves)}." if resume is not None else ""))
     write("Type a move such as 'tile red F4', ? for the legal moves, hint for the engine's, "
           "help for help.")
-    write(ascii_board(p.st))
+    write(LEGEND)  # the board itself comes before each prompt
     if read is input:
         try:
             import readline  # noqa: F401  (input() then edits lines and keeps a history)
