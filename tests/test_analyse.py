@@ -77,9 +77,11 @@ def test_analyse_flags_the_planted_blunder_and_not_the_moves_around_it(tmp_path)
     root = ET.parse(picture).getroot()
     texts = ["".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("}text")]
     assert {"1", "blunder (1)", "player 0", "player 1", "conflict settled"} <= set(texts)
+    # the bag is empty from the start (the record's note): the end is in sight at once
+    assert "bag 12 tiles or fewer" in texts
     assert any(t.split()[:4] == ["1", "2", "0", "tile"] and "tile blue E2 (0%)" in t
                for t in texts)
-    assert any(t.startswith("Shaded: a revolt or war settled by the defender's commit.")
+    assert any(t.startswith("Shaded: a revolt or war settled by the defender's commit;")
                for t in texts)
     assert not any(t.startswith(("mistake", "inaccuracy")) for t in texts)
 

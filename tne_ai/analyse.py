@@ -404,6 +404,22 @@ def _conflict_moves(record):
     return out
 
 
+END_IN_SIGHT_TILES = 12   # the plot's "end in sight": a bag of at most this many tiles
+
+
+def _end_in_sight(record):
+    """The first move (1-based) after which the bag holds END_IN_SIGHT_TILES tiles or fewer,
+    or None.  The game ends with the turn whose draws find the bag short (SPEC section 3): from
+    there every move weighs on the final scores."""
+    from .position import Position
+    p = Position.from_json(record["start"])
+    for i, text in enumerate(record["moves"]):
+        p.push(text)
+        if int(p.st[S.BAG_ORDERED]) == 1 and int(p.st[S.BAG_LEN]) <= END_IN_SIGHT_TILES:
+            return i + 1
+    return None
+
+
 def plot(record, rows, path):
     """Draw each player's win chance across the game into ``path`` (.png or .svg) with
     matplotlib (the ``plot`` extra); returns the layout in pixels (``axes``, ``legend``,
@@ -449,6 +465,10 @@ def plot(record, rows, path):
         ax.axvspan(x - 0.5, x + 0.5, color="#f4c7d9", alpha=0.6, lw=0, zorder=0)
     if _conflict_moves(record):
         ax.axvspan(0, 0, color="#f4c7d9", alpha=0.6, lw=0, label="conflict settled")
+    sight = _end_in_sight(record)
+    if sight is not None:
+        ax.axvline(sight, color="#666", ls="--", lw=1,
+                   label=f"bag {END_IN_SIGHT_TILES} tiles or fewer")
     for k in range(players):
         xs, ys = [], []
         for r in rows:
@@ -504,9 +524,11 @@ def plot(record, rows, path):
             played = f"{r['move']} ({100 * r['played_win']:.0f}%)"
             lines.append(f"{i:>3}  {r['ply'] + 1:>5}  {r['player']:>6}  {played:<36}  "
                          f"{r['best']} ({100 * r['best_win']:.0f}%)")
-    caption = ("Shaded: a revolt or war settled by the defender's commit. A conflict removes "
-               "leaders and tiles and scores points at once, so the win chances jump there; "
-               "near the end every move decides more, and the chances run to 0 or 100%.")
+    caption = ("Shaded: a revolt or war settled by the defender's commit; a conflict removes "
+               "leaders and tiles and scores points at once, so the win chances jump there. "
+               f"Dashed: the bag is down to {END_IN_SIGHT_TILES} tiles or fewer, and the game "
+               "ends with the turn whose refill finds it short; from there one tile can change "
+               "whose lowest colour is ahead, so the chances swing between 0 and 100%.")
     y = (0.45 + table_h) / height
     for line in lines:
         fig.text(0.07, y, line, fontsize=8, family="monospace", va="top")
