@@ -404,18 +404,23 @@ def _conflict_moves(record):
     return out
 
 
-END_IN_SIGHT_TILES = 12   # the plot's "end in sight": a bag of at most this many tiles
+END_IN_SIGHT_TILES = 12   # the plot's "end in sight": a bag of at most this many tiles ...
+END_IN_SIGHT_TREASURES = 3   # ... or this many treasures on the board (one more taken ends it)
 
 
 def _end_in_sight(record):
-    """The first move (1-based) after which the bag holds END_IN_SIGHT_TILES tiles or fewer,
-    or None.  The game ends with the turn whose draws find the bag short (SPEC section 3): from
-    there every move weighs on the final scores."""
+    """The first move (1-based) after which the board holds END_IN_SIGHT_TREASURES treasures
+    or fewer or the bag END_IN_SIGHT_TILES tiles or fewer, or None.  The game is over after a
+    turn that leaves 2 treasures or fewer, or whose draws find the bag short (SPEC section 3):
+    from there every move weighs on the final scores."""
     from .position import Position
     p = Position.from_json(record["start"])
     for i, text in enumerate(record["moves"]):
         p.push(text)
-        if int(p.st[S.BAG_ORDERED]) == 1 and int(p.st[S.BAG_LEN]) <= END_IN_SIGHT_TILES:
+        treasures = int(sum(bin(int(w)).count("1") for w in p.st.view(np.uint64)[
+            S.BB_TREASURE:S.BB_TREASURE + 3]))
+        bag = int(p.st[S.BAG_LEN]) if int(p.st[S.BAG_ORDERED]) == 1 else END_IN_SIGHT_TILES + 1
+        if treasures <= END_IN_SIGHT_TREASURES or bag <= END_IN_SIGHT_TILES:
             return i + 1
     return None
 
@@ -453,13 +458,22 @@ def plot(record, rows, path):
     blunders = [r for r in rows if r.get("class") == "blunder"]
     named = sorted(sorted(blunders, key=lambda r: -r["loss"])[:NAMED_BLUNDERS],
                    key=lambda r: r["ply"])
+    import textwrap
+    caption = ("Shaded: a revolt or war settled by the defender's commit; a conflict removes "
+               "leaders and tiles and scores points at once, so the win chances jump there. "
+               f"Dashed: the end in sight, {END_IN_SIGHT_TREASURES} treasures left on the board "
+               f"(one more taken ends the game) or {END_IN_SIGHT_TILES} tiles in the bag (a "
+               "short refill ends it); from there one move can change whose lowest colour is "
+               "ahead at the end, so the chances swing between 0 and 100%.")
+    caption_lines = textwrap.wrap(caption, 130)
     width, dpi = 10.0, 110
     table_h = 0.2 * (len(named) + 1) if named else 0.0
-    fig = plt.figure(figsize=(width, 4.6 + table_h), dpi=dpi)
-    height = 4.6 + table_h
-    # inches from the bottom: the caption (0.05 to 0.4), the table (0.45 to 0.45 + table_h),
-    # the x axis's ticks and label (0.6), the axes; 0.75 above them for the numbered lanes
-    bottom = (0.45 + table_h + 0.6) / height
+    caption_h = 0.1 + 0.15 * len(caption_lines)
+    # inches from the bottom: the caption, the table, the x axis's ticks and label (0.6), the
+    # axes (2.6); 0.75 above them for the numbered lanes and the title
+    height = caption_h + 0.1 + table_h + 0.6 + 2.6 + 0.75
+    fig = plt.figure(figsize=(width, height), dpi=dpi)
+    bottom = (caption_h + 0.1 + table_h + 0.6) / height
     ax = fig.add_axes([0.07, bottom, 0.72, 1 - bottom - 0.75 / height])
     for x in _conflict_moves(record):
         ax.axvspan(x - 0.5, x + 0.5, color="#f4c7d9", alpha=0.6, lw=0, zorder=0)
@@ -467,8 +481,7 @@ def plot(record, rows, path):
         ax.axvspan(0, 0, color="#f4c7d9", alpha=0.6, lw=0, label="conflict settled")
     sight = _end_in_sight(record)
     if sight is not None:
-        ax.axvline(sight, color="#666", ls="--", lw=1,
-                   label=f"bag {END_IN_SIGHT_TILES} tiles or fewer")
+        ax.axvline(sight, color="#666", ls="--", lw=1, label="the end in sight")
     for k in range(players):
         xs, ys = [], []
         for r in rows:
@@ -524,17 +537,11 @@ def plot(record, rows, path):
             played = f"{r['move']} ({100 * r['played_win']:.0f}%)"
             lines.append(f"{i:>3}  {r['ply'] + 1:>5}  {r['player']:>6}  {played:<36}  "
                          f"{r['best']} ({100 * r['best_win']:.0f}%)")
-    caption = ("Shaded: a revolt or war settled by the defender's commit; a conflict removes "
-               "leaders and tiles and scores points at once, so the win chances jump there. "
-               f"Dashed: the bag is down to {END_IN_SIGHT_TILES} tiles or fewer, and the game "
-               "ends with the turn whose refill finds it short; from there one tile can change "
-               "whose lowest colour is ahead, so the chances swing between 0 and 100%.")
-    y = (0.45 + table_h) / height
+    y = (caption_h + 0.1 + table_h) / height
     for line in lines:
         fig.text(0.07, y, line, fontsize=8, family="monospace", va="top")
         y -= 0.2 / height
-    import textwrap
-    fig.text(0.07, 0.05 / height, "\n".join(textwrap.wrap(caption, 130)),
+    fig.text(0.07, 0.05 / height, "\n".join(caption_lines),
              fontsize=8, color="#444", va="bottom")
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
