@@ -163,7 +163,9 @@ function legendHtml(M, players, play, open) {
   const sq = inner => symbolSvg(`<rect width="${C}" height="${C}" fill="${M.land}"/>` + inner, C, C, 0, 0, "sym lg-sym");
   const names = ["red tile (temple)", "blue tile (farm)", "green tile (market)", "black tile (settlement)"];
   const items = names.map((n, i) => k(sq(M.tile[i]), n));
-  items.push(k(sq(`<rect x="1" y="1" width="${C - 2}" height="${C - 2}" fill="${M.flipped}" stroke="#a08a57"/>`), "monument (its 2x2 block)"),
+  items.push(k(sq(`<rect x="1" y="1" width="${C - 2}" height="${C - 2}" fill="${M.flipped}" stroke="#a08a57"/>` +
+      `<rect x="6" y="6" width="${C - 12}" height="${C - 12}" fill="${M.tile_fill[0]}" stroke="#5b4a2a" stroke-width="1.5"/>` +
+      `<rect x="13" y="13" width="${C - 26}" height="${C - 26}" fill="${M.tile_fill[2]}" stroke="#fff" stroke-width="1.5"/>`), "monument (on its 2x2 block of turned tiles)"),
     k(sq(M.catastrophe), "catastrophe"),
     k(sq(M.corner_treasure), "corner treasure (star)"), k(sq(M.treasure), "treasure (circle)"));
   for (let p = 0; p < players; p++) items.push(k(symbolSvg(M.leader[p][3], C, C, C / 2, C / 2, "sym lg-sym"), `player ${p}'s leader (colour = kind)`));
