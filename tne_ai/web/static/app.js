@@ -794,7 +794,6 @@ function wire() {
   $("ed-export").onclick = () => download("tne-position.json", withBag(ED.pos));
   $("ed-load").onclick = () => $("file-editor").click();
   $("file-editor").onchange = () => readFile($("file-editor"), data => openEditor(data.format === "tne-game/1" ? data.start : data));
-
   $("ed-start").onclick = () => openEditor(emptyPosition(ED.pos.players, true));
   $("ed-clear").onclick = () => openEditor(emptyPosition(ED.pos.players, false));
 }
