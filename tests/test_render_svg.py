@@ -122,9 +122,11 @@ def test_marks_arrow_and_move_list():
     _, p = sample()
     root = parse(golden_svg())
     marks = with_class(root, "mark")
-    # pass has no square; the tile and the catastrophe share J5
+    # pass has no square; the tile and the catastrophe share J5: one mark a square, the
+    # better rank's; the catastrophe is in the list only
     assert [(m.get("data-rank"), m.get("data-square")) for m in marks] == \
-        [("1", "J5"), ("2", "F2"), ("3", "J5")]
+        [("1", "J5"), ("2", "F2")]
+    assert [texts(b) for b in with_class(root, "mark-rank")] == ["1", "2"]
     assert marks[0].get("class") == "mark best"
     assert all(m.get("class") == "mark alternative" for m in marks[1:])
     arrows = with_class(root, "arrow")
@@ -141,6 +143,11 @@ def test_monument_move_marks_its_block_and_placing_leader_draws_no_arrow():
     assert with_class(root, "arrow") == []  # the blue leader comes from the supply
     rects = [m.find(NS + "rect") for m in with_class(root, "mark")]
     assert [int(r.get("width")) for r in rects] == [30, 64]  # one square, a 2x2 block (less 4)
+    # a monument's block holding a better mark is left to the list: J5-K6 holds K6
+    root = parse(svg(p.st, marks=[(parse_move("tile red K6"), 0.6),
+                                  (parse_move("monument red-blue J5"), 0.4)]))
+    assert [m.get("data-square") for m in with_class(root, "mark")] == ["K6"]
+    assert len(with_class(root, "movelist-entry")) == 2
 
 
 def test_visit_shares_put_the_chosen_move_first():
@@ -262,7 +269,9 @@ def test_the_legend_names_the_treasures_and_every_players_leader():
     legend = with_class(parse(svg(p.st)), "legend")
     assert len(legend) == 1
     words = " ".join(t.text for t in legend[0].iter(NS + "text"))
-    assert words == "corner treasure treasure leaders: player 0 player 1"
+    assert words == ("corner treasure treasure leaders: player 0 player 1 "
+                     "red temple blue farm green market black settlement catastrophe monument "
+                     "conflict")
 
 
 def test_two_digit_scores_do_not_run_into_the_next_colour():
