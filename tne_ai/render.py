@@ -593,14 +593,15 @@ def svg(st, known_hands=None, viewer=None, marks=None):
     """An SVG picture of the state, as text: the board with coordinates, tiles, monuments,
     catastrophes, treasures (corner ones as stars) and leaders (player i's dynasty mark:
     hexagon, diamond, triangle point down, cross, in the leader's colour, with the player's number), a
-    pending conflict ringed, a legend line, and a panel per player: scores, leaders and
+    pending conflict ringed, two legend lines, and a panel per player: scores, leaders and
     catastrophes in supply, the hand when known; the header names the player to act.
 
     ``known_hands`` and ``viewer`` hide hands as in ``summary`` (default: every hand shown).
     ``marks``: moves of the player to act to draw, best first, as ``(action code, share)``
     pairs (share of search visits 0..1, or None): squares (a 2x2 block for a monument) are
-    outlined and labelled, a leader moved on the board gets an arrow from its old square,
-    and every marked move (swaps, pass, commits... included) is listed under the board."""
+    outlined with the rank in a badge (one mark a square, the best rank there), a leader moved
+    on the board gets an arrow from its old square, and every marked move (swaps, pass,
+    commits... included) is listed under the board with its share."""
     n = int(st[S.PLAYERS])
     if known_hands is None:
         known_hands = [True] * n
