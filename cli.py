@@ -211,20 +211,53 @@ def _show_version(ctx, param, value):
         ctx.exit(0)
 
 
+# progress lines on stderr (tne_ai/progress.py); `tne -q COMMAND` silences them
+PROGRESS = [None]
+
+
+def _progress():
+    from tne_ai.progress import Progress
+    if PROGRESS[0] is None:
+        PROGRESS[0] = Progress()
+    return PROGRESS[0]
+
+
+COMPILE_ESTIMATE = "a minute, up to 2 on a busy machine"   # measured: 101 s on 2 shared cores
+
+
+def _compile_kernels():
+    """Compile (and cache) the kernels before the command, saying so as it goes."""
+    import time
+    from tne_ai.position import Position
+    from tne_ai.progress import ticking
+    from tne_ai.search.mcts import search
+    progress = _progress()
+    start = time.monotonic()
+    with ticking(progress, "compile", lambda t: "tne: compiling the kernels, first run only "
+                 f"(about {COMPILE_ESTIMATE}): {t:.0f} s"):
+        search(Position.new(2, seed=0).st, iterations=64, seed=0)
+    progress.end(f"tne: kernels compiled in {time.monotonic() - start:.0f} s (cached: later "
+                 f"runs start at once)")
+
+
 @click.group(name="tne", cls=_Tne, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=_show_version, help="Print the version and exit.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress lines on stderr (compiling, self-play, fitting, reviews).")
 @click.pass_context
-def main(ctx):
+def main(ctx, quiet):
     """Tigris & Euphrates: positions, legal moves, an AI player, tournaments.
 
     POSITION is a tne-position/1 JSON file (SPEC.md section 9), or - for stdin.
     Moves use the SPEC.md notation, one shell word each: 'tile red F4', 'commit 2', 'pass'.
     Errors are one line 'tne: error: ...' on stderr, exit status 2, nothing written.
     """
+    from tne_ai.progress import Progress
+    PROGRESS[0] = Progress(quiet=quiet)
     helping = any(a in ("-h", "--help") for a in sys.argv[1:])
-    if not helping and sys.stderr.isatty() and kernel_cache_is_cold():
-        click.echo("tne: compiling kernels, first run only (about 40 s)...", err=True)
+    if not helping and ctx.invoked_subcommand is not None and kernel_cache_is_cold():
+        _compile_kernels()
 
 
 @main.command()
@@ -333,6 +366,12 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
         seconds = 1.0
     turn = best_turn(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
     result = turn.result
+    from tne_ai.noise import noise_note, within_noise
+    from tne_ai.notation import move_text
+    forced = len(p.legal_codes()) == 1
+    top = result.alternatives[:5]
+    names = [move_text(int(a)) for a, _, _ in top]
+    tied = [n for n, f in zip(names[1:], within_noise(top)[1:]) if f] if not forced else []
     if svg_file is not None:
         from tne_ai.render import svg, visit_shares
         known_hands = [p.hand(i) is not None for i in range(p.players)]
@@ -344,6 +383,8 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
         out["player"] = p.to_act
         out["win"], out["pv"], out["pv_win"] = plan["win"], plan["pv"], plan["pv_win"]
         out["alternatives"] = [dict(a, win=a["mean"]) for a in out["alternatives"][:10]]
+        out["forced"] = forced
+        out["within_noise"] = tied  # of the top five, those the search cannot tell from the best
         click.echo(json.dumps(out, indent=1))
     else:
         plan = turn.to_dict()
@@ -352,6 +393,10 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
             click.echo(f"win chance {100 * plan['win']:.1f}%")
         for move, win in zip(plan["pv"][1:], plan["pv_win"][1:]):
             click.echo(f"then {move}" + ("" if win is None else f" (win chance {100 * win:.1f}%)"))
+        if forced:
+            click.echo("the only legal move: nothing to search")
+        elif tied and names[0] == plan["move"]:
+            click.echo(noise_note(top, names))
 
 
 @main.command()
@@ -610,7 +655,11 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
     def progress(done, total):
         nonlocal bar
         count[0] = done
-        if not sys.stderr.isatty():
+        if _progress().quiet:
+            return
+        if not sys.stderr.isatty():  # a pipe or a file: a line now and then, from the first game
+            if done:
+                _progress().say("games", f"tne tournament: {done} of {total} games")
             return
         if bar is None:
             bar = click.progressbar(length=total, label="games", file=sys.stderr,
@@ -662,10 +711,11 @@ def _analyse_text(record, rows, budget):
     flagged = [r for r in rows if r.get("class")]
     if flagged:
         lines.append("")
-        lines.append("ply  player  class       move played (win chance)  best move (win chance)")
+        # moves numbered from 1, as tne replay --ply and the plot's x axis number them
+        lines.append("move  player  class       move played (win chance)  best move (win chance)")
         for r in flagged:
             played = f"{r['move']} ({100 * r['played_win']:.1f}%)"
-            lines.append(f"{r['ply']:>3}  {r['player']:>6}  {r['class']:<10}  {played:<24}  "
+            lines.append(f"{r['ply'] + 1:>4}  {r['player']:>6}  {r['class']:<10}  {played:<24}  "
                          f"{r['best']} ({100 * r['best_win']:.1f}%)")
     return "\n".join(lines)
 
@@ -710,7 +760,10 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
 
     def progress(done, total):
         nonlocal bar
-        if not sys.stderr.isatty():
+        if _progress().quiet:
+            return
+        if not sys.stderr.isatty():  # a pipe or a file: a line now and then
+            _progress().say("moves", f"tne analyse: {done} of {total} moves reviewed")
             return
         if bar is None:
             bar = click.progressbar(length=total, label="moves", file=sys.stderr,
@@ -777,22 +830,38 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     if os.path.isdir(weights_out):
         raise CliError(f"{weights_out}: is a directory, not a weights file")
     records = []
+    progress = _progress()
     with _reported():
         make_agent(agent_spec)
         for path in data_files:
             records.extend(r for _, r in read_records(path))
+        from_data = len(records)
         if games:
-            records.extend(selfplay(agent_spec, games, players=players, seed=seed, jobs=jobs,
-                                    backend=backend, ray_address=ray_address, out=records_out,
-                                    resume=resume))
+            # every deal is played in each of the players' seat rotations
+            records.extend(selfplay(
+                agent_spec, games, players=players, seed=seed, jobs=jobs, backend=backend,
+                ray_address=ray_address, out=records_out, resume=resume,
+                progress=lambda done, total: done and progress.say(
+                    "selfplay", f"tne train: self-play: {done} of {total} games ({games} "
+                                f"deals x {players} seat rotations)")))
+            progress.end()
         if not records:
             raise TrainError("no games to learn from: give --games or --data")
-        w, prior, report = fit(records, holdout=holdout, seed=seed, every=every)
+        w, prior, report = fit(records, holdout=holdout, seed=seed, every=every,
+                               progress=progress.say)
+        progress.end()
         info = {"agent": agent_spec, "games": len(records), "seed": seed}
         try:
             save_weights(weights_out, w, prior, info)
         except OSError as e:
             raise CliError(f"{weights_out}: cannot write: {e.strerror or _one_line(e)}") from None
+    sources = []
+    if games:
+        sources.append(f"{len(records) - from_data} of self-play ({games} deals, each played in "
+                       f"its {players} seat rotations)")
+    if data_files:
+        sources.append(f"{from_data} from --data")
+    click.echo(f"learnt from {len(records)} game records: {' and '.join(sources)}")
     for line in report_lines(report, w, prior):
         click.echo(line)
     click.echo(f"wrote {weights_out}")

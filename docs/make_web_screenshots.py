@@ -3,8 +3,9 @@
     python docs/make_web_screenshots.py
 
 Plays a few moves of a game against the casual level (mcts:iterations=2000) with seed 2,
-then photographs the play view, a revolt's commit dialog, the editor and the analysis panel
-at 1280x800, and the play view on a phone-sized screen (390x844)."""
+then photographs the play view (a tile selected: its legal squares dotted), the engine's
+hint, a revolt's commit dialog, the editor, the analysis panel and the chooser of a
+tournament's records at 1280x800, and the play view on a phone-sized screen (390x844)."""
 import json
 import os
 import sys
@@ -56,9 +57,15 @@ def main():
         page.wait_for_function("['your-move', 'decision'].includes(document.body.dataset.state)")
         page.click(".hand-tile:not([disabled])")
         page.screenshot(path=os.path.join(HERE, "web-play.png"))
+        page.keyboard.press("Escape")
+        page.click("#btn-hint")
+        page.wait_for_selector("#hint ol.an-moves li")
+        page.screenshot(path=os.path.join(HERE, "web-hint.png"), full_page=True)
         phone = b.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
         phone.goto(f"{url}/#game={gid}&seat=0")
         phone.wait_for_function("['your-move', 'decision'].includes(document.body.dataset.state)")
+        phone.click(".hand-tile:not([disabled])")
+        phone.evaluate("window.scrollTo(0, 0)")
         phone.screenshot(path=os.path.join(HERE, "web-phone.png"), full_page=False)
         # analysis of the seat's own view
         page.click("#btn-analyse")
@@ -73,6 +80,12 @@ def main():
         page.goto(f"{url}/#game={r['id']}&seat=0")
         page.wait_for_selector("#dlg-decision[open]")
         page.screenshot(path=os.path.join(HERE, "web-conflict.png"))
+        # a tournament's records uploaded: the page asks which game to open
+        page.set_input_files("#file-upload", os.path.join(HERE, "..", "examples",
+                                                         "greedy_vs_mcts.jsonl"))
+        page.wait_for_selector("#dlg-pick[open]")
+        page.screenshot(path=os.path.join(HERE, "web-upload.png"))
+        page.keyboard.press("Escape")
         # the editor: the analysed position with a few pieces more
         page.goto(f"{url}/#editor")
         page.wait_for_function("document.body.dataset.state == 'editor'")

@@ -18,7 +18,7 @@ import pytest
 
 import helpers
 from engine_helpers import ROOT
-from tne_ai.analyse import AnalyseError, CLASSES, classify, review
+from tne_ai.analyse import AnalyseError, CLASSES, classify, label_lanes, plot, review
 from tne_ai.tournament import find_record, replay
 
 RECORD = ROOT / "examples" / "planted_blunder.jsonl"
@@ -62,19 +62,27 @@ def test_analyse_flags_the_planted_blunder_and_not_the_moves_around_it(tmp_path)
     table = {line.split()[0]: line.split() for line in lines[2:4]}
     assert table["0"][1:3] == ["2", "1"] and table["0"][-3:] == ["0", "0", "1"]
     assert table["1"][1:3] == ["0", "1"] and table["1"][-3:] == ["0", "0", "0"]
-    flagged = lines[lines.index("ply  player  class       move played (win chance)  "
+    flagged = lines[lines.index("move  player  class       move played (win chance)  "
                                 "best move (win chance)") + 1:]
-    assert len(flagged) == 1 and flagged[0].split()[:3] == ["1", "0", "blunder"]
+    # the second move (tne replay --ply 2 shows the position after it, as below)
+    assert len(flagged) == 1 and flagged[0].split()[:3] == ["2", "0", "blunder"]
     assert "tile blue E2" in flagged[0]
     # tne replay shows the annotation of the move that led to the ply shown
     shown = tne("replay", out, "--ply", 2)
     assert shown.returncode == 0, shown.stderr
     assert "move 2 (player 0): tile blue E2: win chance" in shown.stdout
     assert shown.stdout.splitlines()[1].endswith(": blunder")
-    # the picture: one line per player, the blunder marked and named
+    # the picture: one line per player, the blunder marked, numbered 1 and listed under the
+    # plot at move 2 (as in the table), the conflict settled by the last commit shaded
     root = ET.parse(picture).getroot()
     texts = ["".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("}text")]
-    assert {"tile blue E2", "blunder (1)", "player 0", "player 1"} <= set(texts)
+    assert {"1", "blunder (1)", "player 0", "player 1", "conflict settled"} <= set(texts)
+    # the bag is empty from the start (the record's note): the end is in sight at once
+    assert "the end in sight" in texts
+    assert any(t.split()[:4] == ["1", "2", "0", "tile"] and "tile blue E2 (0%)" in t
+               for t in texts)
+    assert any(t.startswith("Shaded: a revolt or war settled by the defender's commit;")
+               for t in texts)
     assert not any(t.startswith(("mistake", "inaccuracy")) for t in texts)
 
 
@@ -85,7 +93,10 @@ def test_png_plot(tmp_path):
     data = picture.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert (width, height) == (990, 462)  # figsize 9 x 4.2 inches at 110 dpi
+    # 10 inches wide at 110 dpi; high: the caption's 4 lines (0.1 + 4 x 0.15), 0.1, the
+    # table's head and one blunder (2 x 0.2), the x axis 0.6, the axes 2.6 and 0.75 above:
+    # 5.15 inches, 566.5 px
+    assert (width, height) == (1100, 566)
 
 
 def test_jobs_give_the_same_review():
@@ -130,7 +141,9 @@ def test_bestmove_plans_the_rest_of_the_turn(tmp_path):
     out = json.loads(tne("bestmove", second, "--iterations", 5000, "--json").stdout)
     assert out["pv"] == [out["move"]] and out["move"] != "tile blue E2" and out["win"] == 1.0
     text = tne("bestmove", first, "--iterations", 5000).stdout.splitlines()
-    assert len(text) == 3 and text[1].startswith("win chance ") and text[2].startswith("then ")
+    assert text[1].startswith("win chance ") and text[2].startswith("then ")
+    # every other second action also ends the game won: the search cannot tell them apart
+    assert len(text) == 4 and text[3].startswith(f"within noise of {text[0]}: ")
 
 
 def test_a_game_of_tne_play_can_be_reviewed(tmp_path):
@@ -181,3 +194,28 @@ def test_a_swap_from_an_empty_bag_draws_nothing_so_the_plan_goes_on(tmp_path):
     new = Position.new(2, seed=1)
     swap = next(str(m) for m in new.legal_moves() if str(m).startswith("swap"))
     assert after_own_move(new.st, parse_move(swap)) is None
+
+
+def test_label_lanes_keep_labels_apart():
+    # gap 3: 1 opens lane 0; 2 is too near it, lane 1; 10 fits lane 0; 11 is too near 10 but
+    # fits lane 1 (after 2); 12 is too near both, lane 2
+    assert label_lanes([1, 2, 10, 11, 12], 3) == [0, 1, 0, 1, 2]
+    assert label_lanes([], 3) == []
+
+
+def test_plot_legend_off_the_data_and_numbered_marks_apart(tmp_path):
+    # six blunders on neighbouring moves: the five largest are numbered, in lanes, apart
+    record = find_record(RECORD)
+    record = dict(record, moves=["pass"] * 200, result=record["result"])  # 4 px a move
+    rows = [{"ply": ply, "player": ply % 2, "move": "pass", "best": "tile red A1",
+             "best_win": 0.9, "played_win": 0.1, "loss": 80.0 - ply, "class": "blunder"}
+            for ply in (10, 11, 12, 13, 14, 30)]
+    layout = plot(record, rows, tmp_path / "p.png")
+    ax, legend, labels = layout["axes"], layout["legend"], layout["labels"]
+
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert apart(ax, legend)
+    assert len(labels) == 5  # NAMED_BLUNDERS: the largest losses, moves 11 to 15
+    assert all(apart(a, b) for i, a in enumerate(labels) for b in labels[i + 1:])
+    assert len(set(layout["lanes"])) > 1  # neighbours were stacked

@@ -20,9 +20,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli import main
+from tne_ai import board as B
 from tne_ai.formats import load_game_record
 from tne_ai.play import hint_lines, play
 from tne_ai.position import Position
+from tne_ai.render import LEGEND
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION_PROMPT = "player 0, your action 1 of 2> "
@@ -70,12 +72,16 @@ class Person:
         self.listing = None
         self.prompts = []
         self.typed = []
+        self.moves = []  # typed, and the only choices the game played at once
         self.output = []
         self._header = False
 
     def write(self, text):
         lines = str(text).splitlines()
         self.output.extend(lines)
+        for line in lines:
+            if line.startswith("your only choice, played at once: "):
+                self.moves.append(line.rpartition(": ")[2])
         if self._header:
             self.listing = [ln for ln in lines if ln.startswith("  ") and not ln.startswith("   ")]
         self._header = bool(lines) and lines[0].startswith("legal moves (")
@@ -88,6 +94,7 @@ class Person:
         self.listing = None
         move = f"{head} {self.rng.choice(args.split())}" if sep else head
         self.typed.append((prompt, move))
+        self.moves.append(move)
         return move
 
 
@@ -131,7 +138,15 @@ def test_whole_game_with_a_person_who_answers_decisions():
     assert record["meta"]["truncated"] is False
     p, by_seat = replay(record)  # every typed move was legal, or push would raise
     assert p.is_over()
-    assert by_seat[0] == [move for _, move in person.typed]
+    assert by_seat[0] == person.moves
+    # a decision with one legal answer was played without asking, and said so with what
+    # was pending (player 0 holds no tile of the conflict's colour: commit 0 is all he has)
+    forced = len(person.moves) - len(person.typed)
+    assert forced >= 1
+    for i, line in enumerate(person.output):
+        if line.startswith("your only choice, played at once: "):
+            assert person.output[i - 1].startswith("decision: ")
+            assert person.output[i + 1] == f"player 0 (you): {line.rpartition(': ')[2]}"
     asked = [(prompt, move) for prompt, move in person.typed if "action" not in prompt]
     assert asked, "the person was never asked a decision: pick another seed"
     for prompt, move in asked:
@@ -148,7 +163,7 @@ def test_ai_in_seat_0_and_three_players():
     p, by_seat = replay(record)
     assert p.is_over() and p.players == 3
     assert record["meta"]["agents"] == ["random", "human", "random"]
-    assert by_seat[1] == [move for _, move in person.typed]
+    assert by_seat[1] == person.moves
     assert all(prompt.startswith("player 1, your ") for prompt in person.prompts)
 
 
@@ -170,7 +185,7 @@ def test_bad_input_gets_the_reason_and_a_fresh_prompt(tmp_path):
     assert errors[4] == "not legal now: 'catastrophe K1': K1 holds a treasure"
     assert errors[5].startswith("not legal now: 'commit 0': no decision is pending")
     assert errors[6] == "not legal now: 'withdraw red': your red leader is not on the board"
-    assert any("? or hint" in ln for ln in script.output)  # help
+    assert any(ln.startswith("  hint        ask the engine") for ln in script.output)  # help
     # ten lines answered, then the end of input: the same prompt each time
     assert script.prompts == [ACTION_PROMPT] * 11
     assert record["moves"] == [] and record["meta"]["truncated"] is True
@@ -180,7 +195,7 @@ def test_bad_input_gets_the_reason_and_a_fresh_prompt(tmp_path):
 
 
 def test_hints_list_exactly_the_legal_moves():
-    script = Script(["?", "? tile r", "hint war"])
+    script = Script(["?", "? tile r", "? war"])
     play(ai="random", seed=4, read=script.read, write=script.write)
     out = script.output
     first = out.index(next(ln for ln in out if ln.startswith("legal moves (")))
@@ -191,6 +206,49 @@ def test_hints_list_exactly_the_legal_moves():
     third = out.index(next(ln for ln in out[second + 1:] if ln.startswith("legal moves (")))
     assert sorted(expand(out[second + 1:third])) == [m for m in legal if m.startswith("tile red ")]
     assert out[third:third + 2] == ["legal moves (0 starting 'war'):", "  none"]
+
+
+def test_hint_asks_the_engine_with_a_budget():
+    script = Script(["hint 500", "hint lots", "hint 99"])
+    play(ai="random", seed=4, read=script.read, write=script.write)
+    out = script.output
+    legal = {str(m) for m in Position.new(2, seed=4).legal_moves()}
+    i = out.index(next(ln for ln in out if ln.startswith("engine's suggestion (")))
+    head, _, move = out[i].partition(": ")
+    assert head == ("engine's suggestion (500 iterations, from your view; win chances ± two "
+                    "standard errors)")
+    assert move in legal
+    # its top moves, most visited first, with their visits and win chances
+    ranked = [ln for ln in out[i + 1:i + 6] if ln.startswith("  ") and ". " in ln[:6]]
+    assert [ln.split(". ")[0] for ln in ranked] == [f"  {k}" for k in range(1, len(ranked) + 1)]
+    visits = [int(ln.split(": ")[1].split()[0]) for ln in ranked]
+    assert visits == sorted(visits, reverse=True) and sum(visits) <= 500
+    assert all(ln.split(". ", 1)[1].split(":")[0] in legal for ln in ranked)
+    bad = [ln for ln in out if ln.startswith("hint: expected")]
+    assert bad == ["hint: expected a number of iterations, 100 to 200000, not 'lots'",
+                   "hint: expected a number of iterations, 100 to 200000, not '99'"]
+
+
+def test_compact_board_before_each_prompt_and_board_shows_the_whole():
+    # two passes, the AI's turn (two moves, no board printed), two passes, the AI's turn, then
+    # `board` (at the fifth prompt) and the end of input
+    script = Script(["pass", "pass", "pass", "pass", "board"])
+    play(ai="random", seed=4, read=script.read, write=script.write)
+    out = script.output
+    headers = [i for i, ln in enumerate(out) if ln == "   " + " ".join(B.FILES)]
+    legends = [i for i, ln in enumerate(out) if ln == LEGEND]
+    # the legend at the start, a compact board before each of the five prompts, `board`'s
+    # whole board with its legend
+    assert len(headers) == 6
+    assert len(legends) == 2 and legends[0] < headers[0] and legends[1] == headers[5] + 12
+    # compact: the 11 rows, then one line a player
+    first = headers[0]
+    assert out[first + 12].startswith("you: score r0 b0 g0 k0 t0 | supply rbgk | catastrophes 2")
+    assert out[first + 13] == "player 1: score r0 b0 g0 k0 t0 | supply rbgk | catastrophes 2 | hand 6 hidden"
+    ai = [ln for ln in out if ln.startswith("player 1 (random): ")]
+    assert len(ai) == 4  # two after each pair of passes
+    between = out[out.index(ai[0]):out.index(ai[1])]
+    assert "   " + " ".join(B.FILES) not in between
 
 
 def test_hint_lines_group_by_move_kind():
@@ -333,3 +391,51 @@ def test_a_decided_revolt_is_told_with_strengths_commits_winner_removals_and_poi
         "removed: player 0's red leader from O2",
         "scored: player 1 +1 red"]
 
+
+
+def test_in_a_terminal_up_recalls_the_last_move(tmp_path):
+    """A real `tne play` in a pseudo-terminal: type pass, then at the next prompt press Up
+    (the terminal sends ESC [ A) and Enter: readline gives the line back, a second pass."""
+    import pty
+    out = tmp_path / "game.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    env.pop("INPUTRC", None)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "play", "--ai", "random",
+                             "--seed", "4", "--out", str(out)], stdin=slave, stdout=slave,
+                            stderr=slave, cwd=tmp_path, env=env, close_fds=True,
+                            preexec_fn=default_sigint)
+    os.close(slave)
+    seen = b""
+
+    def read_until(marker):
+        nonlocal seen
+        while marker not in seen:
+            ready, _, _ = select.select([master], [], [], 120)  # a guard against a hang
+            assert ready, seen.decode(errors="replace")
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                chunk = b""
+            assert chunk, seen.decode(errors="replace")
+            seen += chunk
+
+    try:
+        read_until(b"player 0, your action 1 of 2> ")
+        os.write(master, b"pass\r")
+        read_until(b"player 0, your action 2 of 2> ")
+        os.write(master, b"\x1b[A\r")
+        read_until(b"player 1 (random): ")
+        read_until(b"player 0, your action 1 of 2> ")
+        os.write(master, b"quit\r")
+        read_until(b"game record written")
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    text = seen.decode(errors="replace")
+    assert text.count("player 0 (you): pass") == 2
+    assert "^[[A" not in text and "not a move" not in text
+    assert load_game_record(out.read_text(encoding="utf-8"))["moves"][:2] == ["pass", "pass"]

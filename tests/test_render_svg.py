@@ -122,9 +122,11 @@ def test_marks_arrow_and_move_list():
     _, p = sample()
     root = parse(golden_svg())
     marks = with_class(root, "mark")
-    # pass has no square; the tile and the catastrophe share J5
+    # pass has no square; the tile and the catastrophe share J5: one mark a square, the
+    # better rank's; the catastrophe is in the list only
     assert [(m.get("data-rank"), m.get("data-square")) for m in marks] == \
-        [("1", "J5"), ("2", "F2"), ("3", "J5")]
+        [("1", "J5"), ("2", "F2")]
+    assert [texts(b) for b in with_class(root, "mark-rank")] == ["1", "2"]
     assert marks[0].get("class") == "mark best"
     assert all(m.get("class") == "mark alternative" for m in marks[1:])
     arrows = with_class(root, "arrow")
@@ -141,6 +143,11 @@ def test_monument_move_marks_its_block_and_placing_leader_draws_no_arrow():
     assert with_class(root, "arrow") == []  # the blue leader comes from the supply
     rects = [m.find(NS + "rect") for m in with_class(root, "mark")]
     assert [int(r.get("width")) for r in rects] == [30, 64]  # one square, a 2x2 block (less 4)
+    # a monument's block holding a better mark is left to the list: J5-K6 holds K6
+    root = parse(svg(p.st, marks=[(parse_move("tile red K6"), 0.6),
+                                  (parse_move("monument red-blue J5"), 0.4)]))
+    assert [m.get("data-square") for m in with_class(root, "mark")] == ["K6"]
+    assert len(with_class(root, "movelist-entry")) == 2
 
 
 def test_visit_shares_put_the_chosen_move_first():
@@ -238,8 +245,8 @@ def points_of(element):
 
 def test_no_leader_mark_is_a_tile_sign_or_a_treasure():
     # tile signs: a triangle (red), a circle (green), a square (black), lines (blue);
-    # treasures: a circle or a star.  Each player's leader is a polygon of 6, 4, 5 or 12
-    # corners (hexagon, diamond, pentagon, cross): none of those shapes.
+    # treasures: a circle or a star.  Each player's leader is a polygon of 6, 4, 3 or 12
+    # corners (hexagon, diamond, triangle point down, cross): none of those shapes.
     # one leader per player, each next to a different starting temple (K1, B2, P2, F3)
     d = position(players=4, leaders=[(0, "red", "J1"), (1, "black", "A2"), (2, "black", "O2"),
                                      (3, "green", "G3")])
@@ -248,8 +255,13 @@ def test_no_leader_mark_is_a_tile_sign_or_a_treasure():
     for el in with_class(root, "leader"):
         player = int(el.get("class").split()[1][1:])
         assert el.find(NS + "circle") is None and el.find(NS + "rect") is None
-        corners[player] = len(points_of(el.find(NS + "polygon")))
-    assert corners == {0: 6, 1: 4, 2: 5, 3: 12}
+        pts = points_of(el.find(NS + "polygon"))
+        corners[player] = len(pts)
+        if player == 2:
+            # point down: two corners share the top edge, the third lies below both
+            ys = sorted(y for _, y in pts)
+            assert ys[0] == ys[1] < ys[2]
+    assert corners == {0: 6, 1: 4, 2: 3, 3: 12}
 
 
 def test_the_legend_names_the_treasures_and_every_players_leader():
@@ -257,7 +269,9 @@ def test_the_legend_names_the_treasures_and_every_players_leader():
     legend = with_class(parse(svg(p.st)), "legend")
     assert len(legend) == 1
     words = " ".join(t.text for t in legend[0].iter(NS + "text"))
-    assert words == "corner treasure treasure leaders: player 0 player 1"
+    assert words == ("corner treasure treasure leaders: player 0 player 1 "
+                     "red temple blue farm green market black settlement catastrophe monument "
+                     "conflict")
 
 
 def test_two_digit_scores_do_not_run_into_the_next_colour():

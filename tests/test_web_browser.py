@@ -4,6 +4,7 @@ Each test starts the server on a free port with its own games directory and clic
 the page as a person would.  Waits are on conditions the page sets (``body[data-state]``),
 never on time."""
 import json
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -68,12 +69,35 @@ def _hidden_hands_kept(received, seat):
     return views
 
 
-def test_whole_game_against_random_by_clicks(tmp_path, browser):
+def _boxes(page, selector):
+    return page.evaluate(f"""[...document.querySelectorAll({selector!r})].map(e => {{
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; }})""")
+
+
+def _small_tap_targets(page):
+    """The visible buttons, selects, inputs and board squares smaller than 44 x 44 px."""
+    return page.evaluate("""[...document.querySelectorAll(
+        'button, select, input, a, svg.board rect.square')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && r.height > 0 && e.closest('[hidden]') === null &&
+                   getComputedStyle(e).visibility !== 'hidden';
+        }).filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width < 44 || r.height < 44;
+        }).map(e => (e.id || e.className.baseVal || e.className || e.tagName) + ' ' +
+                    Math.round(e.getBoundingClientRect().width) + 'x' +
+                    Math.round(e.getBoundingClientRect().height))""")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_whole_game_against_random_by_clicks(tmp_path, browser, width, height):
     received = []
     with Server(tmp_path / "games") as srv:
-        page, errors = _page(browser, received)
+        page, errors = _page(browser, received, width, height)
         _new_game(page, srv.url, ["human", "random"], seed=11)
         clicks = 0
+        shot = None
         while True:
             state = _wait_state(page)
             if state == "over":
@@ -87,11 +111,24 @@ def test_whole_game_against_random_by_clicks(tmp_path, browser):
                 tiles = page.locator(".hand-tile:not([disabled])")
                 if tiles.count():
                     tiles.first.click()
-                    page.locator("rect.target").first.click()
+                    if shot is None:
+                        # the first selection: a legal target is a dot, never a square
+                        # outline that reads as a tile; and on the phone nothing to tap is
+                        # smaller than a finger (44 x 44 px)
+                        assert page.locator("svg#board rect.target").count() == 0
+                        for box in _boxes(page, "svg#board circle.target"):
+                            assert box[2] - box[0] < 20  # a dot, much smaller than a square
+                        if width < 700:
+                            assert _small_tap_targets(page) == []
+                        shot = tmp_path / f"game-{width}x{height}.png"
+                        page.screenshot(path=str(shot))
+                    page.locator("circle.target").first.click()
                 else:
                     page.click("#btn-pass")
             page.wait_for_function("document.body.dataset.state != 'your-move' || "
-                                   "document.querySelectorAll('rect.target').length == 0")
+                                   "document.querySelectorAll('circle.target').length == 0")
+        page.screenshot(path=str(tmp_path / f"over-{width}x{height}.png"))
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         # the final ranking: places follow SPEC section 6 on the colours shown (lowest first,
         # ties broken by the next lowest ...): the row with the greater list is first
         rows = page.locator("#ranking tr[data-player]")
@@ -173,10 +210,10 @@ def test_revolt_with_the_commit_dialog(tmp_path, browser):
         _upload(page, srv.url, REVOLT, ["human", "random"], tmp_path)
         assert _wait_state(page) == "your-move"
         page.click(".supply-leader.red")
-        targets = page.locator("rect.target")
+        targets = page.locator("circle.target")
         squares = {targets.nth(i).get_attribute("data-square") for i in range(targets.count())}
         assert "B3" in squares
-        page.click("rect.target[data-square='B3']")
+        page.click("circle.target[data-square='B3']")
         assert _wait_state(page) == "decision"
         dlg = page.locator("#dlg-decision")
         assert dlg.get_attribute("data-kind") == "revolt"
@@ -250,6 +287,10 @@ def test_editor_position_and_the_engines_move(tmp_path, browser):
         page.click("#ed-analyse")
         page.wait_for_selector("#analysis[data-state=done]")
         best = page.get_attribute("#an-status", "data-best")
+        # the analysis marks: inside the board, none over another; the list in words
+        assert len(_no_overlap_inside_board(page, "svg#editor-board")) >= 1
+        assert page.inner_text("#an-moves li").startswith(best)
+        assert page.locator("#an-moves p.noise").count() == 1
         # the engine's move is legal in the position the loader accepted (the page checks
         # every edit through /api/positions/check, which lists the legal moves)
         legal = checks[-1].json()["legal"]
@@ -296,4 +337,160 @@ def test_hot_seat_never_shows_the_other_hand(tmp_path, browser):
             assert [i for i, h in enumerate(hands) if h is not None] == [v["seat"]]
             assert "bag" not in v["position"]
         assert {v["seat"] for v in views} == {0, 1}
+        assert errors == []
+
+
+def _no_overlap_inside_board(page, svg):
+    """Every analysis mark of ``svg`` lies inside the board's squares, and no two overlap."""
+    marks = _boxes(page, f"{svg} g.mark")
+    squares = _boxes(page, f"{svg} rect.square")
+    left, top = min(b[0] for b in squares), min(b[1] for b in squares)
+    right, bottom = max(b[2] for b in squares), max(b[3] for b in squares)
+    for a in marks:
+        assert left <= a[0] and a[2] <= right and top <= a[1] and a[3] <= bottom, a
+    for i, a in enumerate(marks):
+        for b in marks[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    return marks
+
+
+def _escape_closes(page, dialog):
+    assert page.evaluate(f"document.getElementById({dialog!r}).open")
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"!document.getElementById({dialog!r}).open")
+
+
+def test_dialogs_close_on_escape_and_a_forced_choice_plays_itself(tmp_path, browser):
+    # hot seat on the revolt above: player 0 attacks with his red leader on B3; player 1,
+    # the defender, holds no red tile, so his only answer is commit 0: played with no click
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser)
+        page.goto(srv.url + "/")
+        page.wait_for_selector("#dlg-new[open]")
+        # the first load's New game dialog, cancelled: a page to go on from, not a blank one
+        _escape_closes(page, "dlg-new")
+        assert page.is_visible("#idle-view")
+        assert page.is_visible("#idle-new") and page.is_visible("#idle-upload")
+        assert "bench/" not in page.inner_text("#levels-note")
+        assert "against one fixed opponent" in page.inner_text("#levels-note")
+        path = tmp_path / "revolt.json"
+        path.write_text(json.dumps(REVOLT), encoding="utf-8")
+        page.set_input_files("#file-upload", str(path))
+        page.wait_for_selector("#dlg-new[open]")
+        assert "a position (2 players)" in page.inner_text("#new-title")
+        for i in range(2):
+            page.select_option(f"select[data-seat='{i}']", "human")
+        page.click("#new-start")
+        assert _wait_state(page) == "your-move"
+        # every other dialog closes on Escape, and no move is made by closing one
+        page.click("#btn-swap")
+        _escape_closes(page, "dlg-swap")
+        page.click("#btn-games")
+        page.wait_for_selector("#dlg-games[open]")
+        _escape_closes(page, "dlg-games")
+        page.click("#btn-new")
+        _escape_closes(page, "dlg-new")
+        assert page.is_visible("#play-view")
+        assert page.locator("#log li").count() == 0
+        # the engine's hint: the top moves in words, marks on the board inside it, apart
+        page.click("#btn-hint")
+        page.wait_for_selector("#hint ol.an-moves li")
+        assert page.inner_text("#hint h3").startswith("Engine's suggestion: ")
+        assert "visits" in page.inner_text("#hint ol.an-moves li") and \
+            "win chance" in page.inner_text("#hint ol.an-moves li")
+        assert page.locator("#hint p.noise").count() == 1
+        assert len(_no_overlap_inside_board(page, "svg#board")) >= 1
+        # Escape drops a selection
+        page.click(".supply-leader.red")
+        assert page.locator("circle.target").count() > 0
+        page.keyboard.press("Escape")
+        page.wait_for_function("document.querySelectorAll('circle.target').length == 0")
+        page.click(".supply-leader.red")
+        page.click("circle.target[data-square='B3']")
+        assert _wait_state(page) == "decision"
+        # the decision's dialog is not modal: the page's buttons stay usable; it closes on
+        # Escape and on its close control, and Decide... opens it again
+        assert page.evaluate("document.querySelector('dialog:modal') === null")
+        assert page.is_enabled("#btn-upload") and page.is_enabled("#btn-editor")
+        _escape_closes(page, "dlg-decision")
+        page.click("#btn-decide")
+        page.wait_for_selector("#dlg-decision[open]")
+        page.click("#dlg-decision button.close")
+        page.wait_for_function("!document.getElementById('dlg-decision').open")
+        page.click("#btn-decide")
+        page.click("#dec-buttons button[data-move='commit 3']")
+        assert _wait_state(page) == "hotseat"
+        page.click("#cover-btn")
+        # player 1's one answer was played: no dialog, no click; the log says so
+        page.wait_for_function("document.querySelector('#log .outcome') !== null")
+        assert page.locator("#log li").count() == 3
+        assert page.inner_text("#log li:nth-child(3) code") == "commit 0"
+        assert "the only choice" in page.inner_text("#log li:nth-child(3)")
+        assert "player 0 1+3 = 4 against player 1 3+0 = 3: player 0 wins" in \
+            page.inner_text("#log .outcome")
+        assert errors == []
+
+
+def test_upload_a_tournament_jsonl_and_open_the_chosen_game(tmp_path, browser):
+    junk = tmp_path / "junk.json"
+    junk.write_text(json.dumps({"players": 9}), encoding="utf-8")
+    records = Path(__file__).resolve().parent.parent / "examples" / "greedy_vs_mcts.jsonl"
+    second = [json.loads(line) for line in records.read_text().splitlines()][1]
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser)
+        page.goto(srv.url + "/#none")
+        page.wait_for_selector("#dlg-new[open]")
+        page.click("#dlg-new button[value=cancel]")
+        # junk: its format is checked first (as the loader does), before any seat is asked
+        page.set_input_files("#file-upload", str(junk))
+        page.wait_for_selector("#dlg-message[open]")
+        assert page.inner_text("#msg-text").startswith("junk.json: format: missing")
+        assert not page.evaluate("document.getElementById('dlg-new').open")
+        _escape_closes(page, "dlg-message")
+        # a tournament's records: one a line; the page lists them, Escape cancels
+        page.set_input_files("#file-upload", str(records))
+        page.wait_for_selector("#dlg-pick[open]")
+        assert page.locator("#pick-list li").count() == 2
+        _escape_closes(page, "dlg-pick")
+        page.set_input_files("#file-upload", str(records))
+        page.wait_for_selector("#dlg-pick[open]")
+        page.click("#pick-list button.pick[data-index='1']")
+        page.wait_for_selector("#dlg-new[open]")
+        assert page.inner_text("#new-title") == "Continue from a record (2 players)"
+        for i in range(2):
+            page.select_option(f"select[data-seat='{i}']", "human")
+        page.click("#new-start")
+        # the second game (118 moves, played to its end): every move in the log, game over
+        assert _wait_state(page) == "over"
+        assert page.locator("#log li").count() == len(second["moves"]) == 118
+        assert page.inner_text("#log li:last-child code") == second["moves"][-1]
+        assert errors == []
+
+
+def test_board_marks_one_a_square_inside_the_board(tmp_path, browser):
+    # top moves that share squares: the best rank keeps a square, a monument's block that
+    # holds a better mark is left to the list; marks at the board's edges stay inside it
+    top = [{"move": "tile red F2", "share": 0.4, "win": 0.5, "visits": 40,
+            "mark": {"square": "F2", "size": 1, "from": None}},
+           {"move": "tile black F2", "share": 0.3, "win": 0.5, "visits": 30,
+            "mark": {"square": "F2", "size": 1, "from": None}},
+           {"move": "monument red-blue E1", "share": 0.1, "win": 0.5, "visits": 10,
+            "mark": {"square": "E1", "size": 2, "from": None}},
+           {"move": "leader red P11", "share": 0.1, "win": 0.5, "visits": 10,
+            "mark": {"square": "P11", "size": 1, "from": "A1"}},
+           {"move": "pass", "share": 0.1, "win": 0.5, "visits": 10, "mark": None}]
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser, width=390, height=844)
+        page.goto(srv.url + "/#editor")
+        page.wait_for_function("document.body.dataset.state == 'editor'")
+        page.evaluate("top => { ED.marks = top; drawEditor(); "
+                      "document.getElementById('an-moves').innerHTML = movesHtml(top); }", top)
+        marks = _no_overlap_inside_board(page, "svg#editor-board")
+        shown = page.evaluate("[...document.querySelectorAll('#editor-board g.mark')]"
+                              ".map(g => [g.dataset.rank, g.dataset.square])")
+        assert shown == [["1", "F2"], ["4", "P11"]]
+        assert len(marks) == 2
+        # the list has all five, in words
+        assert page.locator("#an-moves li").count() == 5
+        assert "not on the board" in page.inner_text("#an-moves li:nth-child(5)")
         assert errors == []

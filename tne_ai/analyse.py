@@ -373,13 +373,72 @@ def final_shares(record):
     return [1.0 / first if place == 1 else 0.0 for place in ranking]
 
 
+def label_lanes(xs, gap):
+    """Lanes (0, 1, ...) for labels at the sorted positions ``xs``: each goes in the lowest
+    lane whose last label is at least ``gap`` to its left, so no two labels of a lane are
+    closer than ``gap`` and labels never overlap."""
+    ends, lanes = [], []
+    for x in xs:
+        for lane, last in enumerate(ends):
+            if x - last >= gap:
+                ends[lane] = x
+                lanes.append(lane)
+                break
+        else:
+            ends.append(x)
+            lanes.append(len(ends) - 1)
+    return lanes
+
+
+def _conflict_moves(record):
+    """Move numbers (1-based) of the commits that settled a revolt or a war: the second
+    commit of each conflict, the defender's (SPEC section 4)."""
+    out, waiting = [], False
+    for i, text in enumerate(record["moves"]):
+        if str(text).startswith("commit "):
+            if waiting:
+                out.append(i + 1)
+            waiting = not waiting
+        else:
+            waiting = False
+    return out
+
+
+END_IN_SIGHT_TILES = 12   # the plot's "end in sight": a bag of at most this many tiles ...
+END_IN_SIGHT_TREASURES = 3   # ... or this many treasures on the board (one more taken ends it)
+
+
+def _end_in_sight(record):
+    """The first move (1-based) after which the board holds END_IN_SIGHT_TREASURES treasures
+    or fewer or the bag END_IN_SIGHT_TILES tiles or fewer, or None.  The game is over after a
+    turn that leaves 2 treasures or fewer, or whose draws find the bag short (SPEC section 3):
+    from there every move weighs on the final scores."""
+    from .position import Position
+    p = Position.from_json(record["start"])
+    for i, text in enumerate(record["moves"]):
+        p.push(text)
+        treasures = int(sum(bin(int(w)).count("1") for w in p.st.view(np.uint64)[
+            S.BB_TREASURE:S.BB_TREASURE + 3]))
+        bag = int(p.st[S.BAG_LEN]) if int(p.st[S.BAG_ORDERED]) == 1 else END_IN_SIGHT_TILES + 1
+        if treasures <= END_IN_SIGHT_TREASURES or bag <= END_IN_SIGHT_TILES:
+            return i + 1
+    return None
+
+
 def plot(record, rows, path):
     """Draw each player's win chance across the game into ``path`` (.png or .svg) with
-    matplotlib (the ``plot`` extra).  A player's line joins, for each of his searched moves,
-    the best move's win chance at that ply and the move played's at the next ply, and ends at
-    his result (1 won, 1/k shared by k, 0 lost) after the last move; inaccuracies, mistakes
-    and blunders are marked at the win chance of the move played, after it; the five
-    largest blunders are named."""
+    matplotlib (the ``plot`` extra); returns the layout in pixels (``axes``, ``legend``,
+    ``labels``: bounding boxes ``(x0, y0, x1, y1)``) for checking.
+
+    x is the move number, as in the review's table (``move`` column) and ``tne replay --ply``:
+    move n's marks stand at x = n, after it.  A player's line joins, for each of his searched
+    moves, the best move's win chance before it (x = n - 1) and the move played's after it
+    (x = n), and ends at his result (1 won, 1/k shared by k, 0 lost) after the last move.
+    Inaccuracies, mistakes and blunders are marked at the move played's win chance; the
+    largest blunders (NAMED_BLUNDERS) get numbers, set in lanes above the plot (label_lanes:
+    never on top of each other) and listed in a table under it.  Conflicts settled (a
+    defender's commit) are shaded: the swings they cause are explained in the caption.  The
+    legend stands to the right of the plot, off the data."""
     import os
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in PLOT_FORMATS:
@@ -388,6 +447,7 @@ def plot(record, rows, path):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.transforms import blended_transform_factory
         matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text
     except ImportError:
         raise AnalyseError('the plot needs matplotlib: pip install "tne-ai[plot]"') from None
@@ -395,13 +455,39 @@ def plot(record, rows, path):
     end = len(record["moves"])
     shares = final_shares(record)
     colours = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b"]
-    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=110)
+    blunders = [r for r in rows if r.get("class") == "blunder"]
+    named = sorted(sorted(blunders, key=lambda r: -r["loss"])[:NAMED_BLUNDERS],
+                   key=lambda r: r["ply"])
+    import textwrap
+    caption = ("Shaded: a revolt or war settled by the defender's commit; a conflict removes "
+               "leaders and tiles and scores points at once, so the win chances jump there. "
+               f"Dashed: the end in sight, {END_IN_SIGHT_TREASURES} treasures left on the board "
+               f"(one more taken ends the game) or {END_IN_SIGHT_TILES} tiles in the bag (a "
+               "short refill ends it); from there one move can change whose lowest colour is "
+               "ahead at the end, so the chances swing between 0 and 100%.")
+    caption_lines = textwrap.wrap(caption, 130)
+    width, dpi = 10.0, 110
+    table_h = 0.2 * (len(named) + 1) if named else 0.0
+    caption_h = 0.1 + 0.15 * len(caption_lines)
+    # inches from the bottom: the caption, the table, the x axis's ticks and label (0.6), the
+    # axes (2.6); 0.75 above them for the numbered lanes and the title
+    height = caption_h + 0.1 + table_h + 0.6 + 2.6 + 0.75
+    fig = plt.figure(figsize=(width, height), dpi=dpi)
+    bottom = (caption_h + 0.1 + table_h + 0.6) / height
+    ax = fig.add_axes([0.07, bottom, 0.72, 1 - bottom - 0.75 / height])
+    for x in _conflict_moves(record):
+        ax.axvspan(x - 0.5, x + 0.5, color="#f4c7d9", alpha=0.6, lw=0, zorder=0)
+    if _conflict_moves(record):
+        ax.axvspan(0, 0, color="#f4c7d9", alpha=0.6, lw=0, label="conflict settled")
+    sight = _end_in_sight(record)
+    if sight is not None:
+        ax.axvline(sight, color="#666", ls="--", lw=1, label="the end in sight")
     for k in range(players):
         xs, ys = [], []
         for r in rows:
             if r["player"] != k or r.get("best_win") is None:
                 continue
-            xs.append(r["ply"])  # before his move: the best move's win chance
+            xs.append(r["ply"])  # before his move n = ply + 1: the best move's win chance
             ys.append(100 * r["best_win"])
             if r.get("played_win") is not None:
                 xs.append(r["ply"] + 1)  # after it: the move played's
@@ -415,27 +501,60 @@ def plot(record, rows, path):
             ax.scatter([r["ply"] + 1 for r in hits], [100 * r["played_win"] for r in hits],
                        marker=marker, s=size, color=colour, zorder=5,
                        label=f"{name} ({len(hits)})")
-        if name == "blunder":  # the five largest named, so the picture stays readable
-            named = sorted(sorted(hits, key=lambda r: -r["loss"])[:NAMED_BLUNDERS],
-                           key=lambda r: r["ply"])
-            for i, r in enumerate(named):  # alternate below and above: neighbours stay apart
-                ax.annotate(r["move"], (r["ply"] + 1, 100 * r["played_win"]), fontsize=7,
-                            xytext=(5, -12 if i % 2 == 0 else 6), textcoords="offset points",
-                            color=colour)
     from matplotlib.ticker import MaxNLocator
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlim(0, max(1, end))
+    ax.set_xlim(0, max(1, end) + 0.5)
     ax.set_ylim(-3, 103)
-    ax.set_xlabel("ply (moves played)")
+    ax.set_xlabel("move (as numbered in the table and by tne replay --ply)")
     ax.set_ylabel("win chance (%)")
-    gid = record.get("meta", {}).get("game_id", "game")
-    ax.set_title(f"{gid}: win chance of each player at his moves; marks at the move played")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
+    gid = record.get("meta", {}).get("game_id", "game")
+    fig.text(0.07, 1 - 0.12 / height, f"{gid}: win chance of each player at his moves; marks "
+             "at the move played", fontsize=11, va="top")
+    legend = ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                       borderaxespad=0.0)
+    # the numbered blunders: lanes above the axes, a dotted line down to each mark
+    labels = []
+    lane_h = 0.22 / (height * (1 - bottom - 0.75 / height))   # 0.22 inch, in axes fraction
+    axes_px = 0.72 * width * dpi
+    gap = 16 / axes_px * (max(1, end) + 0.5)                    # 16 px, in moves
+    lanes = label_lanes([r["ply"] + 1 for r in named], gap)
+    trans = blended_transform_factory(ax.transData, ax.transAxes)
+    for i, (r, lane) in enumerate(zip(named, lanes), 1):
+        x = r["ply"] + 1
+        y = 1.03 + lane * lane_h
+        ax.plot([x, x], [y, (100 * r["played_win"] + 3) / 106], ":", color=MARKS["blunder"][1],
+                lw=0.8, transform=trans, clip_on=False, zorder=4)
+        labels.append(ax.text(x, y, str(i), transform=trans, ha="center", va="bottom",
+                              fontsize=8, color="#fff", fontweight="bold", clip_on=False,
+                              bbox={"boxstyle": "circle,pad=0.25", "fc": MARKS["blunder"][1],
+                                    "ec": "none"}))
+    lines = []
+    if named:
+        lines.append(f"{'':>3}  {'move':>5}  {'player':>6}  "
+                     f"{'move played (win chance after it)':<36}  best move (win chance)")
+        for i, r in enumerate(named, 1):
+            played = f"{r['move']} ({100 * r['played_win']:.0f}%)"
+            lines.append(f"{i:>3}  {r['ply'] + 1:>5}  {r['player']:>6}  {played:<36}  "
+                         f"{r['best']} ({100 * r['best_win']:.0f}%)")
+    y = (caption_h + 0.1 + table_h) / height
+    for line in lines:
+        fig.text(0.07, y, line, fontsize=8, family="monospace", va="top")
+        y -= 0.2 / height
+    fig.text(0.07, 0.05 / height, "\n".join(caption_lines),
+             fontsize=8, color="#444", va="bottom")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+
+    def box(artist):
+        b = artist.get_window_extent(renderer)
+        return (b.x0, b.y0, b.x1, b.y1)
+    layout = {"axes": box(ax.patch), "legend": box(legend), "labels": [box(t) for t in labels],
+              "lanes": lanes}
     try:
         fig.savefig(path)
     except OSError as e:
         raise AnalyseError(f"{path}: cannot write: {e.strerror or e}") from None
     finally:
         plt.close(fig)
+    return layout

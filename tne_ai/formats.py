@@ -966,6 +966,9 @@ def load_game_record(text_or_dict):
     the scores, places from the final values).  The moves are not replayed here (Position
     does that).  Raises PositionError naming the field."""
     rec = parse_json(text_or_dict, "game")
+    if isinstance(rec, dict) and rec.get("format") == FORMAT:  # the format first
+        _fail("format", f"\"{FORMAT}\": this is a position, not a game record "
+                        "(tne show, tne legal and tne bestmove read positions)")
     _keys(rec, "", GAME_KEYS, required=("format", "start", "moves", "result"))
     if rec["format"] != GAME_FORMAT:
         _fail("format", f"{_show(rec['format'])}, expected \"{GAME_FORMAT}\"")

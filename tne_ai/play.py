@@ -3,11 +3,15 @@
 ``play()`` reads lines with ``read(prompt)`` and prints with ``write(text)`` (``input`` and
 ``print`` by default; tests pass their own), so the loop runs the same in a terminal, under
 click's CliRunner or driven by a script.  After every action (of anyone) it prints the move
-and the ASCII board; before each of the person's decisions it prints the scores, the hands
-the person may see and what is asked.  Moves are typed in SPEC notation (``tile red F4``,
-``commit 1``...); ``?`` or ``hint`` lists the legal moves, ``help`` explains, ``board``
-shows the board again, ``quit`` stops.  A line that is not a move, or a move that is not
-legal now, is answered with the reason and a fresh prompt.
+and, before each of the person's decisions, a compact board (no legend), one line a player
+(scores, supply, the hand the person may see) and what is asked.  Moves are typed in SPEC
+notation (``tile red F4``, ``commit 1``...); ``?`` lists the legal moves, ``hint`` asks the
+engine (a search of HINT_ITERATIONS iterations, or ``hint N``, from the person's view only),
+``help`` explains, ``board`` shows the whole board, legend and summary, ``quit`` stops.  A
+line that is not a move, or a move that is not legal now, is answered with the reason and a
+fresh prompt.  In a terminal, lines are edited and recalled (Up, Down) with the standard
+library's ``readline`` where the platform has it.  A decision with one legal answer (commit 0
+without tiles of the colour...) is played at once and said so.
 
 However the game stops (its end, ``quit``, end of input, Ctrl-C), the moves played so far
 are returned as a ``tne-game/1`` record (formats.game_record) and, given ``out``, written
@@ -27,7 +31,10 @@ from .limits import MAX_SEED, clip
 from .formats import game_record
 from .notation import move_text, parse_move
 from .position import Position
-from .render import ascii_board, pending_text, summary
+from .render import LEGEND, ascii_board, pending_text, summary
+
+HINT_ITERATIONS = 4000          # the search of ``hint`` (as the web page's Hint)
+HINT_MAX_ITERATIONS = 200_000   # ``hint N`` is bounded
 
 HELP = """\
 Type a move in SPEC notation, one a line:
@@ -38,8 +45,10 @@ Type a move in SPEC notation, one a line:
   monument red-blue F4  build on the 2x2 block whose top-left is F4    decline   build none
   treasure B2        take a treasure
 Colours may be written r b g k; squares A1 (top left) to P11.  Commands:
-  ? or hint   list the legal moves; '? tile red' lists only those starting so
-  board       show the board and the scores again
+  ?           list the legal moves; '? tile red' lists only those starting so
+  hint        ask the engine for your move (4000 iterations, from your view only);
+              'hint 20000' searches longer
+  board       show the whole board, its legend and the scores again
   help        this text
   quit        stop; the game so far is saved (so it is on Ctrl-C or Ctrl-D)
 On the board: r b g k tiles, # monument tile, x catastrophe, * treasure, and a leader as
@@ -100,7 +109,11 @@ def _ask(p, seat, read, write):
         if not command:
             continue
         first, _, rest = word.partition(" ")
-        if first in ("?", "hint", "hints"):
+        if first in ("hint", "hints"):
+            for line in engine_hint(p, seat, rest):
+                write(line)
+            continue
+        if first == "?":
             rest = " ".join(B.COLOURS[B.COLOUR_LETTERS.index(w)] if len(w) == 1 and
                             w in B.COLOUR_LETTERS else w for w in rest.split())
             shown = [t for t in texts if t.startswith(rest)] if rest else texts
@@ -110,7 +123,7 @@ def _ask(p, seat, read, write):
         if word in ("help", "h"):
             write(HELP)
             continue
-        if word == "board":
+        if word == "board":  # the whole board, legend and summary
             write(ascii_board(p.st))
             write(summary(p.st, p.known_hands, seat))
             continue
@@ -125,6 +138,53 @@ def _ask(p, seat, read, write):
             write(f"not legal now: '{move_text(code)}': {p.why_illegal(code)}")
             continue
         return code
+
+
+def engine_hint(p, seat, arg=""):
+    """The lines of ``hint [N]``: the engine's move for ``seat`` from a search of N iterations
+    (HINT_ITERATIONS by default) of the seat's own view (the other hands unknown, the bag's
+    order too), its top moves with visits and win chance, and which are within noise of the
+    best (noise.py)."""
+    from .formats import position_to_dict
+    from .noise import noise_note, standard_error
+    from .search.mcts import search
+    iterations = HINT_ITERATIONS
+    if arg:
+        if not arg.isdigit() or not 100 <= int(arg) <= HINT_MAX_ITERATIONS:
+            return [f"hint: expected a number of iterations, 100 to {HINT_MAX_ITERATIONS}, "
+                    f"not {clip(repr(arg), 40)}"]
+        iterations = int(arg)
+    known = [k == seat for k in range(p.players)]
+    view = Position.from_json(position_to_dict(p.st, known, False), seed=0)
+    result = search(view.st, iterations=iterations, seed=0)
+    top = result.alternatives[:5]
+    lines = [f"engine's suggestion ({result.iterations} iterations, from your view; win "
+             f"chances ± two standard errors): {move_text(result.move)}"]
+    for rank, (code, visits, mean) in enumerate(top, 1):
+        lines.append(f"  {rank}. {move_text(int(code))}: {int(visits)} visits, win chance "
+                     f"{100 * mean:.0f}% ± {200 * standard_error(mean, visits):.0f}")
+    note = noise_note(top, [move_text(int(c)) for c, _, _ in top]) if len(top) > 1 else None
+    if note:
+        lines.append("  " + note)
+    return lines
+
+
+def compact_lines(p, seat):
+    """The board without its legend and one line a player: what the person sees before each
+    of his decisions (``board`` shows the whole, with the summary)."""
+    lines = ascii_board(p.st).split("\n")[:-1]
+    st = p.st
+    for k in range(p.players):
+        score = " ".join(f"{c[0] if c != 'black' else 'k'}{int(st[S.SCORE + 5 * k + i])}"
+                         for i, c in enumerate(B.COLOURS)) + f" t{int(st[S.SCORE + 5 * k + 4])}"
+        hand = st[S.HAND + 4 * k:S.HAND + 4 * k + 4]
+        hand_text = (" ".join(f"{B.COLOURS[c]} {int(hand[c])}" for c in range(4))
+                     if k == seat else f"{int(hand.sum())} hidden")
+        supply = "".join(B.COLOUR_LETTERS[c] for c in range(4)
+                         if st[S.LEADER_SQ + 4 * k + c] < 0) or "-"
+        lines.append(f"{'you' if k == seat else f'player {k}'}: score {score} | supply {supply}"
+                     f" | catastrophes {int(st[S.CATASTROPHES + k])} | hand {hand_text}")
+    return lines
 
 
 def strength_line(p):
@@ -255,14 +315,24 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
     write(f"Tigris & Euphrates, {players} players, seed {seed}: you are player {seat}; "
           + ", ".join(f"player {k} is {names[k]}" for k in range(players) if k != seat) + "."
           + (f" Resumed after move {len(moves)}." if resume is not None else ""))
-    write("Type a move such as 'tile red F4', ? for the legal moves, help for help.")
-    write(ascii_board(p.st))
+    write("Type a move such as 'tile red F4', ? for the legal moves, hint for the engine's, "
+          "help for help.")
+    write(LEGEND)  # the board itself comes before each prompt
+    if read is input:
+        try:
+            import readline  # noqa: F401  (input() then edits lines and keeps a history)
+        except ImportError:  # a platform without it: plain lines
+            pass
     stop = None
     try:
         while not p.is_over():
             k = p.to_act
-            if k == seat:
-                write(summary(p.st, p.known_hands, seat))
+            if k == seat and p.pending is not None and len(p.legal_codes()) == 1:
+                code = p.legal_codes()[0]
+                write(f"decision: {pending_text(p.st)}")
+                write(f"your only choice, played at once: {move_text(code)}")
+            elif k == seat:
+                write("\n".join(compact_lines(p, seat)))
                 if p.pending is not None:
                     write(f"decision: {pending_text(p.st)}")
                     if p.pending["kind"] in ("revolt", "war"):
@@ -279,7 +349,6 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
             write(f"{_who(k, seat, names)}: {move_text(code)}")
             for line in conflict_lines(before, code, p):
                 write(line)
-            write(ascii_board(p.st))
     except _Quit:
         stop = "quit"
     except EOFError:
@@ -287,6 +356,7 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
     except KeyboardInterrupt:
         stop = "interrupted"
     if stop is None:
+        write(ascii_board(p.st))
         write(summary(p.st, p.known_hands, None))
         write("\n".join(_result_lines(p, seat, names)))
     else:

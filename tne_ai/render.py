@@ -165,8 +165,12 @@ BEST = "#ff6a00"
 ALTERNATIVE = "#7a3db8"
 # The tiles' signs are a triangle (temple), waves (farm), a circle (market) and a square
 # (settlement); treasures are a gold circle or star: the leaders' marks are none of these.
-DYNASTY_SHAPES = ("hexagon", "diamond", "pentagon", "cross")
-LEGEND_Y = BOARD_Y + BOARD_H + 36      # the legend line under the board's column letters
+# The four differ in outline at any size (a hexagon and a pentagon looked alike when small):
+# a hexagon, a diamond (a point at the top), a triangle point down (a flat top, unlike the
+# temple sign's) and a cross.
+DYNASTY_SHAPES = ("hexagon", "diamond", "triangle", "cross")
+LEGEND_Y = BOARD_Y + BOARD_H + 36      # the legend's first line under the board's column letters
+LEGEND_H = 16                          # and its second line, that much lower
 CONFLICT = "#d4145a"
 
 
@@ -200,14 +204,15 @@ def _text(x, y, text, size=12, anchor="start", fill="#222", weight=None, extra="
 
 
 def _dynasty(player, cx, cy, r, fill, stroke="#fff", width=2.0):
-    """Player `player`'s dynasty mark (hexagon, diamond, pentagon, cross) centred on cx, cy;
-    no tile sign or treasure has these shapes, so a leader never looks like either."""
+    """Player `player`'s dynasty mark (hexagon, diamond, triangle point down, cross) centred on
+    cx, cy; no tile sign or treasure has these shapes, so a leader never looks like either."""
     paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"'
     shape = DYNASTY_SHAPES[player % 4]
-    if shape in ("hexagon", "pentagon"):
-        k = 6 if shape == "hexagon" else 5
-        pts = tuple((cx + 1.15 * r * math.sin(2 * math.pi * i / k),
-                     cy - 1.15 * r * math.cos(2 * math.pi * i / k)) for i in range(k))
+    if shape == "hexagon":
+        pts = tuple((cx + 1.15 * r * math.sin(2 * math.pi * i / 6),
+                     cy - 1.15 * r * math.cos(2 * math.pi * i / 6)) for i in range(6))
+    elif shape == "triangle":
+        pts = ((cx - 1.4 * r, cy - 0.9 * r), (cx + 1.4 * r, cy - 0.9 * r), (cx, cy + 1.45 * r))
     elif shape == "diamond":
         pts = ((cx, cy - 1.3 * r), (cx + 1.3 * r, cy), (cx, cy + 1.3 * r), (cx - 1.3 * r, cy))
     else:
@@ -367,7 +372,8 @@ def _conflict_svg(st, out):
 
 
 def _legend_svg(players, out):
-    """One line under the board: the treasures' signs and each player's leader mark."""
+    """Two lines under the board: the treasures' signs and each player's leader mark; the
+    tiles' signs, a catastrophe, a monument and a conflict's ring."""
     y = LEGEND_Y
     x = BOARD_X
     out.append('<g class="legend">')
@@ -385,6 +391,27 @@ def _legend_svg(players, out):
         out.append(_dynasty(p, x + 7, y - 4, 5.5, "#666", "#666", 1))
         out.append(_text(x + 17, y, f"player {p}", 10, fill="#444"))
         x += 62
+    # the second line: the tiles' signs, a catastrophe, a monument, a conflict's ring
+    y += LEGEND_H
+    x = BOARD_X
+    k = 14 / CELL
+    for c, name in enumerate(("red temple", "blue farm", "green market", "black settlement")):
+        out.append(f'<g transform="translate({_n(x)},{_n(y - 11)}) scale({k:.3f})">'
+                   f'<rect x="2" y="2" width="{CELL - 4}" height="{CELL - 4}" rx="4" '
+                   f'fill="{TILE_FILL[c]}"/>{_tile_glyph(c, 0, 0)}</g>')
+        out.append(_text(x + 17, y, name, 10, fill="#444"))
+        x += 17 + 6 * len(name) + 12
+    out.append(_catastrophe_icon(x, y - 11, 14, cls="legend-catastrophe"))
+    out.append(_text(x + 17, y, "catastrophe", 10, fill="#444"))
+    x += 17 + 66 + 12
+    out.append(f'<rect x="{_n(x)}" y="{_n(y - 11)}" width="14" height="14" fill="{FLIPPED_FILL}"/>'
+               f'<rect x="{_n(x + 3)}" y="{_n(y - 8)}" width="8" height="8" fill="{TILE_FILL[0]}" '
+               f'stroke="#fff" stroke-width="1"/>')
+    out.append(_text(x + 17, y, "monument", 10, fill="#444"))
+    x += 17 + 54 + 12
+    out.append(f'<circle cx="{_n(x + 7)}" cy="{_n(y - 4)}" r="6" fill="none" stroke="{CONFLICT}" '
+               f'stroke-width="1.8" stroke-dasharray="3 1.5"/>')
+    out.append(_text(x + 17, y, "conflict", 10, fill="#444"))
     out.append('</g>')
 
 
@@ -497,16 +524,22 @@ def _percent(share):
 
 
 def _marks_svg(st, marks, out):
-    """Marked moves: rank 1 (the chosen move) in orange, the others in purple, dashed;
-    a label with rank and share on the square, an arrow for a leader moved on the board;
-    returns the bottom y of the move list under the board."""
-    labels_on = {}
-    arrows = []  # drawn over the labels
+    """Marked moves: rank 1 (the chosen move) in orange, the others in purple, dashed; the
+    rank in a badge inside the square, an arrow for a leader moved on the board; one mark a
+    square (the best rank there; a monument's block with a better mark inside is left out),
+    so marks never overlap and stay on the board; every move, marked or not, is in the move
+    list under the board, with its share.  Returns the bottom y of the list."""
+    taken = set()
+    arrows = []  # drawn over the marks
     for rank, (code, share) in enumerate(marks):
         target = _mark_target(st, int(code))
         if target is None:
             continue
         s, size, old = target
+        cover = {s + dr * B.COLS + dc for dr in range(size) for dc in range(size)}
+        if cover & taken:
+            continue
+        taken |= cover
         kind = "best" if rank == 0 else "alternative"
         colour = BEST if rank == 0 else ALTERNATIVE
         dash = '' if rank == 0 else ' stroke-dasharray="5 3"'
@@ -532,17 +565,11 @@ def _marks_svg(st, marks, out):
                        f'data-to="{B.square_name(s)}"><line {ends} stroke="#fff" '
                        f'stroke-width="6" stroke-linecap="round"/><line {ends} stroke="{colour}" '
                        f'stroke-width="3.5" marker-end="url(#arrowhead-{kind})"/></g>')
-        # labels stack up from the bottom of the square, or down from its top when an arrow
-        # comes in from below (its head would hide them)
-        stack = labels_on.get(s, 0)
-        labels_on[s] = stack + 1
-        from_below = old >= 0 and old // B.COLS > s // B.COLS
-        ly = y + 11 + 11 * stack if from_below else y + size * CELL - 4 - 11 * stack
-        out.append(_text(x + 3, ly, f"{rank + 1}·{_percent(share)}", 10, fill=colour,
-                         weight="bold",
-                         extra=' stroke="#fff" stroke-width="3" paint-order="stroke"'))
+        out.append(f'<g class="mark-rank"><circle cx="{_n(x + 11)}" cy="{_n(y + 11)}" r="8" '
+                   f'fill="{colour}" stroke="#fff" stroke-width="1.5"/>'
+                   + _text(x + 11, y + 15, str(rank + 1), 11, "middle", "#fff", "bold") + '</g>')
     out += arrows
-    y = LEGEND_Y + 12
+    y = LEGEND_Y + LEGEND_H + 12
     height = 24 + 16 * len(marks)
     out.append(f'<g class="movelist"><rect x="{BOARD_X}" y="{y}" width="{BOARD_W}" '
                f'height="{height}" rx="6" fill="#fbfaf5" stroke="#b8a77a"/>')
@@ -565,22 +592,23 @@ def _marks_svg(st, marks, out):
 def svg(st, known_hands=None, viewer=None, marks=None):
     """An SVG picture of the state, as text: the board with coordinates, tiles, monuments,
     catastrophes, treasures (corner ones as stars) and leaders (player i's dynasty mark:
-    hexagon, diamond, pentagon, cross, in the leader's colour, with the player's number), a
-    pending conflict ringed, a legend line, and a panel per player: scores, leaders and
+    hexagon, diamond, triangle point down, cross, in the leader's colour, with the player's number), a
+    pending conflict ringed, two legend lines, and a panel per player: scores, leaders and
     catastrophes in supply, the hand when known; the header names the player to act.
 
     ``known_hands`` and ``viewer`` hide hands as in ``summary`` (default: every hand shown).
     ``marks``: moves of the player to act to draw, best first, as ``(action code, share)``
     pairs (share of search visits 0..1, or None): squares (a 2x2 block for a monument) are
-    outlined and labelled, a leader moved on the board gets an arrow from its old square,
-    and every marked move (swaps, pass, commits... included) is listed under the board."""
+    outlined with the rank in a badge (one mark a square, the best rank there), a leader moved
+    on the board gets an arrow from its old square, and every marked move (swaps, pass,
+    commits... included) is listed under the board with its share."""
     n = int(st[S.PLAYERS])
     if known_hands is None:
         known_hands = [True] * n
     bb = st.view(np.uint64)
     body = []
     _board_svg(st, bb, body)
-    bottom = LEGEND_Y + 8
+    bottom = LEGEND_Y + LEGEND_H + 8
     if marks:
         bottom = max(bottom, _marks_svg(st, [(int(c), s) for c, s in marks], body))
     bottom = max(bottom, _panel_svg(st, known_hands, viewer, body))

@@ -65,13 +65,14 @@ def kind_counts(st, chosen, moves, kmask, masks, counts):
     return move_kind(st, masks, chosen)
 
 
-def dataset(records, every=1):
+def dataset(records, every=1, progress=None):
     """Features, results and move kinds of the records' action positions.
 
     Returns a dict: ``x`` (positions, 4, N_FEATURES), ``y`` (positions, 4) the final
     result, ``players`` (positions,), ``game`` (positions,) the record's index, and for the
     prior ``kinds`` (decisions, N_KINDS) legal-move counts per kind with ``chosen``
-    (decisions,) the kind played and ``kind_game``."""
+    (decisions,) the kind played and ``kind_game``.  ``progress(stage, text)`` hears of each
+    game read."""
     from .position import Position
     from .notation import parse_move
     xs, ys, ns, gs = [], [], [], []
@@ -83,6 +84,8 @@ def dataset(records, every=1):
     result = np.zeros(4)
     counts = np.zeros(N_KINDS)
     for g, record in enumerate(records):
+        if progress is not None:
+            progress("read", f"tne train: reading positions: game {g + 1} of {len(records)}")
         if len(record["moves"]) > MAX_PLIES:
             continue
         pos = Position.from_json(record["start"])
@@ -121,11 +124,11 @@ def _softmax(v, mask):
     return e / e.sum(axis=1, keepdims=True)
 
 
-def fit_logit(x, y, mask, l2=1e-3, offset=None, iterations=100, tol=1e-8):
+def fit_logit(x, y, mask, l2=1e-3, offset=None, iterations=100, tol=1e-8, report=None):
     """Weights w of a conditional logit: P(choice j of row i) = softmax_j(x[i, j] . w +
     offset[i, j]) over the choices where mask[i, j], fitted to the target shares y[i, j]
     (rows sum to 1) by Newton's method, with step halving, under the penalty
-    l2 * |w|^2 * rows."""
+    l2 * |w|^2 * rows.  ``report(iteration, loss)`` hears of each Newton step."""
     rows, _, k = x.shape
     offset = np.zeros(mask.shape) if offset is None else offset
     w = np.zeros(k)
@@ -152,6 +155,8 @@ def fit_logit(x, y, mask, l2=1e-3, offset=None, iterations=100, tol=1e-8):
         w = w - scale * step
         done = current - trial < tol * max(1.0, abs(current))
         current = trial
+        if report is not None:
+            report(_ + 1, current)
         if done:
             break
     return w
@@ -201,11 +206,11 @@ def kind_rows(data):
     return x, y, mask, np.log(np.maximum(counts, 1.0))
 
 
-def fit_prior(data, l2=1e-2):
+def fit_prior(data, l2=1e-2, report=None):
     """Kind weights w: P(move) = exp(w[kind]) / sum over legal moves of exp(w[kind']); the
     best kind scores 0."""
     x, y, mask, offset = kind_rows(data)
-    w = fit_logit(x, y, mask, l2=l2, offset=offset)
+    w = fit_logit(x, y, mask, l2=l2, offset=offset, report=report)
     return w - w.max()
 
 
@@ -223,16 +228,26 @@ def split(data, holdout, seed):
     return parts
 
 
-def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE):
-    """Fit the evaluation and the prior on records; return (weights, prior, report)."""
+def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
+          progress=None):
+    """Fit the evaluation and the prior on records; return (weights, prior, report).
+    ``progress(stage, text)`` hears how far it is: games read, then each fit's iterations."""
     if not 0 < holdout < 1:
         raise TrainError(f"holdout {holdout}: give a share between 0 and 1")
-    data = dataset(records, every=every)
+    data = dataset(records, every=every, progress=progress)
     train_set, test_set = split(data, holdout, seed)
     if len(train_set["y"]) == 0 or len(test_set["y"]) == 0:
         raise TrainError("too few games to hold some out: play more games")
-    w = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2)
-    prior = fit_prior(train_set, l2=l2)
+
+    def step(stage, what, rows):
+        if progress is None:
+            return None
+        return lambda k, loss: progress(stage, f"tne train: fitting {what} on {rows} rows: "
+                                               f"iteration {k} (at most 100), loss {loss:.6g}")
+    w = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2,
+                  report=step("fit-eval", "the evaluation", len(train_set["y"])))
+    prior = fit_prior(train_set, l2=l2,
+                      report=step("fit-prior", "the move-kind prior", len(train_set["chosen"])))
     mask = player_mask(test_set["players"])
     report = {"games": int(len(records)), "positions": int(len(data["y"])),
               "train_positions": int(len(train_set["y"])), "test_positions": int(len(test_set["y"])),
@@ -256,7 +271,7 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE)
 
 
 def report_lines(report, w, prior):
-    lines = [f"games {report['games']}, positions {report['positions']} "
+    lines = [f"game records {report['games']}, positions {report['positions']} "
              f"(train {report['train_positions']}, held out {report['test_positions']}), "
              f"decisions {report['decisions']}",
              "held-out positions       log-loss  accuracy"]

@@ -12,6 +12,7 @@ from .. import render as R
 from .. import state as S
 from ..engine.apply import conflict_strengths
 from ..formats import position_to_dict
+from ..noise import standard_error, within_noise
 from ..notation import move_text
 
 
@@ -117,8 +118,8 @@ def symbols():
     places by translation, so the page looks like ``tne show --svg`` and follows it."""
     cell = R.CELL
     leaders = [[R._dynasty(p, 0, 0, 11.5, R.TILE_FILL[c])
-                + R._text(0, 4 + (2 if R.DYNASTY_SHAPES[p % 4] == "triangle" else 0), str(p), 10,
-                          "middle", "#fff", "bold") for c in range(4)] for p in range(4)]
+                + R._text(0, 4, str(p), 10, "middle", "#fff", "bold") for c in range(4)]
+               for p in range(4)]
     small = [[R._dynasty(p, 0, 0, 6, R.TILE_FILL[c], "#fff", 1.2) for c in range(4)]
              for p in range(4)]
     tiles = [f'<rect x="2" y="2" width="{cell - 4}" height="{cell - 4}" rx="4" '
@@ -138,12 +139,16 @@ def symbols():
 
 
 def share_marks(st, alternatives, top=5):
-    """The search's top moves for the page: text, visits, share, win chance, where drawn."""
+    """The search's top moves for the page: text, visits, share, win chance, its standard
+    error and whether it is within noise of the best (noise.py), where drawn."""
     total = sum(int(v) for _, v, _ in alternatives) or 1
+    shown = alternatives[:top]
+    flags = within_noise(shown)
     out = []
-    for code, visits, mean in alternatives[:top]:
+    for (code, visits, mean), tied in zip(shown, flags):
         out.append({"move": move_text(int(code)), "visits": int(visits),
                     "share": int(visits) / total, "win": float(mean),
+                    "se": round(standard_error(mean, visits), 4), "within_noise": bool(tied),
                     "mark": move_marks(st, code)})
     return out
 

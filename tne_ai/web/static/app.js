@@ -7,7 +7,8 @@ const COLOURS = ["red", "blue", "green", "black"];
 const LETTERS = "rbgk";
 const TOTALS = [57, 36, 30, 30];
 const St = { M: null, levels: [], defaultAi: "", gid: null, seat: null, view: null, sel: null,
-  hint: null, poll: null, decisionFor: null, newMode: "new", uploadData: null };
+  hint: null, poll: null, decisionFor: null, decisionClosed: null, forced: new Set(),
+  newMode: "new", uploadData: null };
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -46,6 +47,7 @@ function seatName(seat, i) {
 function show(which) {
   $("play-view").hidden = which !== "play";
   $("editor-view").hidden = which !== "editor";
+  $("idle-view").hidden = which !== "idle";
 }
 
 // --- play ------------------------------------------------------------------------------
@@ -149,7 +151,7 @@ function render() {
   else if (mine) {
     const p = pos.pending;
     status = p ? `Your decision: ${p.kind}.` :
-      `Your move: action ${3 - pos.actions_left} of 2.` + (St.sel ? " Click a highlighted square." : " Click a tile in your hand, a leader, or a button.");
+      `Your move: action ${3 - pos.actions_left} of 2.` + (St.sel ? " Click a square with a green dot (Escape: another choice)." : " Click a tile in your hand, a leader, or a button.");
   } else if (v.seats[v.to_act] !== "human") status = `Player ${v.to_act} (${seatName(v.seats[v.to_act], v.to_act)}) is thinking…`;
   else status = `Player ${v.to_act} to move.`;
   if (v.error) status += " " + v.error;
@@ -176,11 +178,27 @@ function render() {
   $("btn-undo").disabled = !v.can_undo;
   $("btn-hint").disabled = !mine;
   $("btn-record").disabled = !v.over;
-  $("hint").textContent = St.hint ? `Engine's suggestion (from your view, ${St.hint.iterations} iterations): ${St.hint.move}` : "";
+  $("hint").innerHTML = St.hint ? `<h3>Engine's suggestion: <code>${esc(St.hint.move)}</code></h3>` +
+    `<p class="small">Searched from your view only (${St.hint.iterations} iterations); its top moves:</p>` + movesHtml(St.hint.top) : "";
+  if ($("legend").dataset.players !== String(v.players)) {  // drawn once: keeps it open or shut
+    $("legend").innerHTML = legendHtml(M, v.players, true, window.innerWidth > 700);
+    $("legend").dataset.players = v.players;
+  }
+  $("btn-decide").hidden = !(mine && pos.pending && v.legal.length > 1);
   document.body.dataset.state = v.over ? "over" : hotseat ? "hotseat" : mine ? (pos.pending ? "decision" : "your-move") : "waiting";
   document.body.dataset.version = v.version;
   if (mine && pos.pending) openDecision(v);
   else if ($("dlg-decision").open) $("dlg-decision").close();
+}
+
+// A decision with one legal answer (commit 0 without tiles of the colour, the only
+// treasure ...) is played at once; the log marks it as forced.
+function playForced(v) {
+  const key = `${v.id}:${v.version}`;
+  if (St.decisionFor === key) return;
+  St.decisionFor = key;
+  St.forced.add(`${v.id}:${v.log.length + 1}`);
+  sendMove(v.legal[0]);
 }
 
 function renderHand(v, mine) {
@@ -237,6 +255,7 @@ function renderPlayers(v) {
 function renderLog(v) {
   const parts = v.log.map(e => `<li class="${e.by === "ai" ? "ai" : e.by}" data-ply="${e.ply}">` +
     `<span class="ply">${e.ply}.</span> P${e.player}${e.by === "ai" ? " (AI)" : ""}: <code>${esc(e.move)}</code>` +
+    (St.forced.has(`${v.id}:${e.ply}`) ? ' <span class="forced small">(played at once: the only choice)</span>' : "") +
     (e.outcome ? `<div class="outcome">${esc(e.outcome)}</div>` : "") + "</li>");
   const el = $("log");
   el.innerHTML = parts.join("");
@@ -253,10 +272,13 @@ function renderResult(v) {
     "</table>";
 }
 
-function openDecision(v) {
+function openDecision(v, again) {
+  if (v.legal.length === 1) { playForced(v); return; }
   const key = `${v.id}:${v.version}`;
   if ($("dlg-decision").open && St.decisionFor === key) return;
+  if (St.decisionClosed === key && !again) return;  // closed by the player: Decide… reopens
   St.decisionFor = key;
+  St.decisionClosed = null;
   const pos = v.position, p = pos.pending, dlg = $("dlg-decision");
   dlg.dataset.kind = p.kind;
   let title = "", body = "";
@@ -290,7 +312,8 @@ function openDecision(v) {
   $("dec-body").innerHTML = body;
   $("dec-buttons").innerHTML = buttons.map(([t, label]) => `<button type="button" class="decision" data-move="${esc(t)}">${esc(label)}</button>`).join("");
   $("dec-buttons").querySelectorAll("button").forEach(b => b.onclick = () => { dlg.close(); sendMove(b.dataset.move); });
-  if (!dlg.open) dlg.showModal();
+  // not modal: the board, the log, Upload, New game and Editor stay usable
+  if (!dlg.open) dlg.show();
 }
 
 async function sendMove(text) {
@@ -341,7 +364,7 @@ $("dlg-swap").addEventListener("close", () => {
 });
 
 async function hint() {
-  $("hint").textContent = "The engine is thinking…";
+  $("hint").textContent = "The engine is thinking (from your view only)…";
   try {
     St.hint = await api("POST", `/api/games/${St.gid}/hint`, { seat: St.seat });
   } catch (e) { St.hint = null; message(e.message); }
@@ -357,10 +380,12 @@ async function undo() {
 
 function seatOptions(defaultValue) {
   const opts = [["human", "human"]];
-  St.levels.forEach(l => opts.push([l.name, `AI ${l.name} (${l.spec.split("=")[1]} iterations, Elo ${l.elo >= 0 ? "+" : ""}${l.elo})`]));
+  St.levels.forEach(l => opts.push([l.name, `AI ${l.name} (${l.spec.split("=")[1]} iterations, ${eloText(l.elo)})`]));
   opts.push(["ai", `server AI (${St.defaultAi})`], ["greedy", "greedy (one ply)"], ["random", "random moves"]);
   return opts.map(([v, t]) => `<option value="${v}"${v === defaultValue ? " selected" : ""}>${esc(t)}</option>`).join("");
 }
+
+function eloText(elo) { return `Elo ${elo >= 0 ? "+" : "−"}${Math.abs(elo)}`; }
 
 function buildSeats(n) {
   const el = $("new-seats");
@@ -368,11 +393,11 @@ function buildSeats(n) {
   el.innerHTML = [...Array(n).keys()].map(i => `<label>Seat ${i} <select class="seat" data-seat="${i}">${seatOptions(old[i] || (i === 0 ? "human" : "casual"))}</select></label>`).join("");
 }
 
-function openNew(mode, data) {
+function openNew(mode, data, players) {
   St.newMode = mode;
   $("new-seed").value = Math.floor(Math.random() * 1000000);
   St.uploadData = data || null;
-  const n = mode === "new" ? parseInt($("new-players").value, 10) : (data.players || (data.start && data.start.players) || 2);
+  const n = mode === "new" ? parseInt($("new-players").value, 10) : players;
   $("new-title").textContent = mode === "new" ? "New game" : `Continue from ${data.format === "tne-game/1" ? "a record" : "a position"} (${n} players)`;
   $("new-players-row").hidden = mode !== "new";
   buildSeats(n);
@@ -382,7 +407,10 @@ function openNew(mode, data) {
 $("new-players").onchange = () => buildSeats(parseInt($("new-players").value, 10));
 
 $("dlg-new").addEventListener("close", async () => {
-  if ($("dlg-new").returnValue !== "start") return;
+  if ($("dlg-new").returnValue !== "start") {
+    if (!St.gid && $("editor-view").hidden) show("idle");  // cancelled with no game open
+    return;
+  }
   const seats = [...$("new-seats").querySelectorAll("select")].map(s => s.value);
   const seed = parseInt($("new-seed").value, 10) || 0;
   try {
@@ -392,19 +420,65 @@ $("dlg-new").addEventListener("close", async () => {
   } catch (e) { message(e.message); }
 });
 
+// A file of one JSON object (a tne-game/1 record or a tne-position/1 position) or JSON lines
+// (records, one a line, as `tne tournament` writes): then the person picks the game.
 function readFile(input, then) {
   const f = input.files[0];
   if (!f) return;
   f.text().then(text => {
     input.value = "";
-    let data;
-    try { data = JSON.parse(text); } catch (e) { message(`${f.name}: not JSON: ${e.message}`); return; }
-    if (!data || typeof data !== "object") { message(`${f.name}: expected a JSON object`); return; }
-    then(data);
+    let items;
+    try { items = [JSON.parse(text)]; } catch (e) {
+      const lines = text.split("\n").map(l => l.trim()).filter(l => l);
+      items = [];
+      for (let i = 0; i < lines.length; i++) {
+        try { items.push(JSON.parse(lines[i])); } catch (e2) {
+          message(`${f.name} line ${i + 1}: not JSON (a file holds one JSON object, or JSON lines with one record each)`);
+          return;
+        }
+      }
+    }
+    if (!items.length) { message(`${f.name}: empty`); return; }
+    for (let i = 0; i < items.length; i++) {
+      const d = items[i], where = items.length > 1 ? `${f.name} line ${i + 1}` : f.name;
+      // the loader's order: the format first
+      if (!d || typeof d !== "object" || Array.isArray(d)) { message(`${where}: expected a JSON object`); return; }
+      if (d.format === undefined) { message(`${where}: format: missing (expected tne-game/1, a record, or tne-position/1, a position)`); return; }
+      if (d.format !== "tne-game/1" && d.format !== "tne-position/1") { message(`${where}: format: ${JSON.stringify(d.format).slice(0, 40)} is neither tne-game/1 (a record) nor tne-position/1 (a position)`); return; }
+      if (items.length > 1 && d.format !== "tne-game/1") { message(`${where}: a file of several lines holds records (tne-game/1), not positions`); return; }
+    }
+    if (items.length === 1) then(items[0], f.name);
+    else pickRecord(items, f.name, then);
   });
 }
 
-$("file-upload").onchange = () => readFile($("file-upload"), data => openNew("upload", data));
+function pickRecord(records, name, then) {
+  $("pick-title").textContent = `${name}: ${records.length} games; open one`;
+  $("pick-list").innerHTML = records.map((r, i) => {
+    const meta = r.meta || {}, start = r.start || {};
+    const who = Array.isArray(meta.agents) ? meta.agents.map(a => a && a.spec ? `${a.name} (${a.spec})` : String(a)).join(" vs ") : "";
+    const res = r.result && Array.isArray(r.result.ranking) ? `, places ${r.result.ranking.join(" ")}` : "";
+    return `<li><button type="button" class="pick" data-index="${i}">${esc(meta.game_id || `game ${i + 1}`)}</button> ` +
+      `${esc(start.players || "?")} players, ${Array.isArray(r.moves) ? r.moves.length : "?"} moves${esc(res)}${who ? ": " + esc(who) : ""}</li>`;
+  }).join("");
+  $("pick-list").querySelectorAll("button.pick").forEach(b => b.onclick = () => {
+    $("dlg-pick").close("picked");
+    then(records[parseInt(b.dataset.index, 10)], name);
+  });
+  $("dlg-pick").showModal();
+}
+
+// An uploaded record or position: its position (a record's start) checked by the server's
+// loader before the seats are asked, so that a bad file gets its one message first.
+async function uploadChosen(data, name) {
+  const pos = data.format === "tne-game/1" ? data.start : data;
+  if (!pos || typeof pos !== "object") { message(`${name}: start: expected a tne-position/1 object`); return; }
+  try { await api("POST", "/api/positions/check", { position: withBag(pos) }); }
+  catch (e) { message(`${name}${data.format === "tne-game/1" ? " (start)" : ""}: ${e.message}`); return; }
+  openNew("upload", data, pos.players);
+}
+
+$("file-upload").onchange = () => readFile($("file-upload"), uploadChosen);
 
 async function openGames() {
   const d = await api("GET", "/api/games");
@@ -567,6 +641,10 @@ function editorFields() {
 
 function drawEditor() {
   drawBoard($("editor-board"), ED.pos, St.M, { marks: ED.marks });
+  if ($("editor-legend").dataset.players !== String(ED.pos.players)) {
+    $("editor-legend").innerHTML = legendHtml(St.M, ED.pos.players, false, window.innerWidth > 700);
+    $("editor-legend").dataset.players = ED.pos.players;
+  }
 }
 
 function editorChanged(fields) {
@@ -637,7 +715,7 @@ async function startAnalysis() {
     if (snap.top && snap.top.length) {
       ED.marks = snap.top;
       drawEditor();
-      $("an-moves").innerHTML = snap.top.map((m, i) => `<li class="${i === 0 ? "best" : "alternative"}"><code>${esc(m.move)}</code> <span class="share">${percent(m.share)} of visits</span>, <span class="win">win chance ${Math.round(100 * m.win)}%</span></li>`).join("");
+      $("an-moves").innerHTML = movesHtml(snap.top);
     }
     const best = snap.top && snap.top.length ? snap.top[0].move : "?";
     if (snap.done) {
@@ -655,11 +733,34 @@ async function startAnalysis() {
   src.onerror = () => { if (ED.source === src && src.readyState === EventSource.CLOSED) $("an-status").textContent += " (connection lost)"; };
 }
 
+function closeDecision() {
+  St.decisionClosed = St.decisionFor;
+  $("dlg-decision").close();
+  $("status").textContent += " (Decide… opens the choice again.)";
+}
+
 // --- wiring ----------------------------------------------------------------------------
 
 function wire() {
-  // a decision must be answered: Escape does not close its dialog
-  $("dlg-decision").addEventListener("cancel", ev => ev.preventDefault());
+  // Escape closes the dialog on top (the modal ones close themselves), else drops the
+  // selected tile or leader; every dialog also has a close control
+  document.addEventListener("keydown", ev => {
+    if (ev.key !== "Escape") return;
+    if (document.querySelector("dialog:modal")) return;
+    if ($("dlg-decision").open) { closeDecision(); ev.preventDefault(); return; }
+    if (St.sel && St.view) { St.sel = null; render(); }
+  });
+  // Escape on a modal dialog closes it without an answer: never a stale "start" or "ok"
+  document.querySelectorAll("dialog").forEach(d => d.addEventListener("cancel", () => { d.returnValue = "cancel"; }));
+  document.querySelectorAll("dialog .close").forEach(b => b.onclick = () => {
+    const d = b.closest("dialog");
+    if (d.id === "dlg-decision") closeDecision(); else d.close("cancel");
+  });
+  $("btn-decide").onclick = () => { if (St.view) openDecision(St.view, true); };
+  $("idle-new").onclick = () => openNew("new");
+  $("idle-games").onclick = () => openGames().catch(e => message(e.message));
+  $("idle-upload").onclick = () => $("file-upload").click();
+  $("idle-editor").onclick = () => openEditor();
   $("board").addEventListener("click", onBoardClick);
   $("editor-board").addEventListener("click", editorClick);
   $("btn-new").onclick = () => openNew("new");
@@ -689,7 +790,7 @@ function wire() {
   $("ed-check").onclick = checkEditor;
   $("ed-analyse").onclick = startAnalysis;
   $("ed-stop").onclick = () => { stopAnalysis(); $("an-status").textContent += " Stopped."; $("analysis").dataset.state = "stopped"; };
-  $("ed-play").onclick = async () => { if (await checkEditor()) openNew("upload", withBag(ED.pos)); };
+  $("ed-play").onclick = async () => { if (await checkEditor()) openNew("upload", withBag(ED.pos), ED.pos.players); };
   $("ed-export").onclick = () => download("tne-position.json", withBag(ED.pos));
   $("ed-load").onclick = () => $("file-editor").click();
   $("file-editor").onchange = () => readFile($("file-editor"), data => openEditor(data.format === "tne-game/1" ? data.start : data));
@@ -703,8 +804,9 @@ async function main() {
   St.levels = meta.levels;
   St.defaultAi = meta.default_ai;
   const lv = St.levels;
-  $("levels-note").textContent = "AI levels are iteration budgets on the project's budget ladder (bench/README.md): " +
-    lv.map((l, i) => `${l.name} ${l.spec.split("=")[1]}` + (i ? ` (+${l.elo - lv[i - 1].elo} Elo over ${lv[i - 1].name})` : "")).join(", ") + ".";
+  $("levels-note").textContent = "AI levels are search budgets (iterations a move). Strength in Elo " +
+    "against one fixed opponent, a 2,000-iteration search (0 = as strong as it), measured over " +
+    "60 games a level: " + lv.map(l => `${l.name} ${eloText(l.elo)}`).join(", ") + ".";
   wire();
   window.addEventListener("hashchange", () => route().catch(e => message(e.message)));
   await route();
@@ -719,6 +821,7 @@ async function route() {
   } else if (h.get("editor") !== null) {
     openEditor();
   } else {
+    show("idle");
     document.body.dataset.state = "idle";
     openNew("new");
   }
