@@ -1,0 +1,385 @@
+"""Exact endings: every line of the current turn played to the end, per determinization.
+
+DESIGN NOTE.  Near the end of a game (SPEC section 3, game end) the turn in progress often
+decides it: a tile played makes the refill come up short, or the last treasures are taken.
+Then the search's evaluation and priors are beside the point: the final ranking (SPEC
+section 6, ``engine.scoring.rewards``) can be computed for every way the turn can go.
+
+- **Trigger** (``ending_applies``): a cheap, public test that the game can be over by the end
+  of the current turn through the turn's own actions (see its docstring for the exact rule).
+- **One world** (``exact_ending``): a full state (a determinization of the viewer's
+  information set, ``determinize.determinize``).  Every legal move of the player to act at
+  the root is tried; after it, every decision up to the end of the current turn (the
+  active player's second action, commits, war colours, monuments, treasures, whoever makes
+  them) is searched depth first.  **Every player, the mover included, chooses what maximises
+  his own reward in that same world** (the others see the world as it is, so this is
+  their best reply when the world is the true one); among a non-mover's equally good
+  choices the one worst for the root mover is assumed.  Draws inside the turn (a swap, the
+  refill) come from the world's ordered bag, so a line is deterministic.
+- **Exact or not**: a line whose game is over at the turn's end is scored with the final
+  ranking: exact.  A line whose game goes on is scored by the fitted evaluation
+  (``evaluate.evaluate_model``, the shipped weights) and the result is flagged not exact.  So
+  a value is exact for the sampled world when every line that could change it ended the
+  game; with hidden hands it is exact only for that world, not for the true one.
+- **Per root move**: the best reward the root mover can reach after it (a share of first
+  place counts its share, SPEC section 6 ranking in ``rewards``).  ``solve_ending`` averages
+  that over K sampled worlds and says whether every line of every world was exact.
+- **Pruning** (each proved exact, not a heuristic):
+  (1) a chooser who reaches reward 1 in an exact line stops looking (nothing beats a sole
+  win);
+  (2) at the last action of the turn, moves that change no score, no leader, no treasure
+  and no kingdom ("inert": a catastrophe on an empty square, a tile next to no kingdom, a
+  swap) end the game exactly when the pass does, or when their tiles leaving the hand make
+  a draw short: they are grouped, and one move of each group is played (pass for the empty
+  catastrophes; one tile next to no kingdom per colour; one swap per number of tiles).  A
+  tile next to no kingdom joins no kingdom (SPEC 3, 0 kingdoms: no point), its region has no
+  leader, so no treasure is taken and a monument built on it scores nobody this turn; an empty
+  square is in no region, so a catastrophe there splits nothing and strands no leader.
+  When such a group's game does not end, its one move's evaluation stands for the group
+  (an approximation, and flagged not exact anyway);
+  (3) inside the last action, decisions that end alike are grouped too: which treasure the
+  taker takes (the count is all final scoring sees, and no later action of the turn can
+  reach the one left), and the defender's commits, by (wins or not, makes the refill short or
+  not): committed tiles score nothing (SPEC 4), so within a group only the hand's size
+  differs, and nothing after the conflict uses it (in a war only when no other war of any
+  colour follows around the unifying tile and at most two leaders of the colour are on the
+  board);
+  (4) with 2 players the rewards (final or evaluated) sum to 1, so a rival maximising his
+  reward minimises the mover's: the mover's reward is searched with alpha-beta (each root
+  move with a full window, so its own value is exact).  With 3 or 4 players only (1)-(3).
+- **Cost** (``bench/endgame_cost.py``, greedy self-play endings, one world): see
+  ``bench/README.md``, "Exact endings".
+
+The kernels are free functions over plain arrays (``@njit(cache=True, nogil=True)``) and
+allocate nothing: the caller passes the scratch (``EndgameScratch``): one state and one
+move list per ply, the value vectors, the labelling and feature buffers.
+"""
+import time
+
+import numpy as np
+from numba import njit
+
+from .. import state as S
+from ..bits import U0, dilate, has, popcount
+from ..board import SQUARES
+from ..engine.apply import apply_action, conflict_strengths, war_conflicts
+from ..engine.kingdoms import MAX_KINGDOMS, label
+from ..engine.movegen import legal_moves
+from ..engine.rng import make_rng
+from ..engine.scoring import rewards
+from .determinize import determinize
+from .evaluate import evaluate_model, model_weights
+from .features import N_FEATURES
+
+MAX_PLY = 64          # plies of one turn searched at most (a deeper line is evaluated)
+HAND_LIMIT = 6        # hands are refilled up to 6 (SPEC section 3)
+
+# stats[...] counters written by exact_ending (summed over the worlds by solve_ending)
+ST_NODES = 0          # decisions searched (states whose moves were listed)
+ST_LINES = 1          # lines scored (game over or evaluated)
+ST_INEXACT = 2        # lines scored by the evaluation (the game went on)
+ST_GROUPED = 3        # moves skipped by the last action's grouping of inert moves
+ST_SIZE = 4
+
+
+@njit(cache=True, nogil=True)
+def refill_need(st):
+    """Tiles the refill would draw if the turn ended now: every hand's shortfall below 6."""
+    need = 0
+    for p in range(st[S.PLAYERS]):
+        short = HAND_LIMIT - S.hand_size(st, p)
+        if short > 0:
+            need += short
+    return need
+
+
+@njit(cache=True, nogil=True)
+def treasures_on_board(st):
+    bb = st.view(np.uint64)
+    return popcount(bb[S.BB_TREASURE]) + popcount(bb[S.BB_TREASURE + 1]) + popcount(bb[S.BB_TREASURE + 2])
+
+
+@njit(cache=True, nogil=True)
+def ending_applies(st):
+    """True when the game can be over at the end of the current turn through the turn's own
+    actions, tested on public fields only (the bag's size, hand sizes, treasures):
+
+    - the bag holds fewer tiles than the refill needs if one tile leaves a hand in each
+      action still to come: ``bag < shortfall + actions_left`` (shortfall = tiles the hands
+      now lack below 6, the action in progress counted in ``actions_left``); a line that
+      places or commits that many tiles (or swaps enough) then finds a draw short (SPEC 3);
+    - or at most 3 treasures are on the board: the next treasure taken ends the game (2 or
+      fewer left at the turn's end, SPEC 3), and with 2 or fewer it ends whatever is played;
+    - and the game is not over yet.
+
+    It says the ending *can* come this turn, not that it must: lines that avoid it are scored
+    by the evaluation and flagged not exact by ``exact_ending``."""
+    if st[S.PHASE] == S.PH_OVER:
+        return False
+    left = st[S.ACTIONS_LEFT]
+    if S.bag_total(st) < refill_need(st) + left:
+        return True
+    return treasures_on_board(st) <= 3
+
+
+@njit(cache=True, nogil=True)
+def group_last_action(st, moves, n, kmask):
+    """At the last action of the turn: keep one move of each group of inert moves (the
+    module note, pruning (2)); return the new count.  Moves keep their order."""
+    bb = st.view(np.uint64)
+    nk = label(bb, np.int64(-1), kmask)
+    n0 = n1 = n2 = U0
+    for k in range(nk):
+        d0, d1, d2 = dilate(kmask[k, 0], kmask[k, 1], kmask[k, 2])
+        n0 |= d0
+        n1 |= d1
+        n2 |= d2
+    # occupied squares (tiles, flipped tiles, leaders, catastrophes): a catastrophe there
+    # is not on an empty square
+    o0 = bb[S.BB_FLIP] | bb[S.BB_CATA] | bb[S.BB_LEADER]
+    o1 = bb[S.BB_FLIP + 1] | bb[S.BB_CATA + 1] | bb[S.BB_LEADER + 1]
+    o2 = bb[S.BB_FLIP + 2] | bb[S.BB_CATA + 2] | bb[S.BB_LEADER + 2]
+    for c in range(4):
+        o0 |= bb[S.tile_bb(c)]
+        o1 |= bb[S.tile_bb(c) + 1]
+        o2 |= bb[S.tile_bb(c) + 2]
+    alone_seen = 0     # bit c: a tile of colour c next to no kingdom was kept
+    swap_seen = 0      # bit k: a swap of k tiles was kept
+    kept = 0
+    for i in range(n):
+        a = moves[i]
+        keep = True
+        if a < S.A_LEADER:
+            c = a // SQUARES
+            s = a % SQUARES
+            if not has(n0, n1, n2, s):
+                if (alone_seen >> c) & 1:
+                    keep = False
+                else:
+                    alone_seen |= 1 << c
+        elif S.A_CATASTROPHE <= a < S.A_SWAP:
+            if not has(o0, o1, o2, a - S.A_CATASTROPHE):
+                keep = False           # the pass (always legal here) stands for it
+        elif S.A_SWAP <= a < S.A_PASS:
+            k = 0
+            for c in range(4):
+                k += S.SWAP_COUNTS[a - S.A_SWAP, c]
+            if (swap_seen >> k) & 1:
+                keep = False
+            else:
+                swap_seen |= 1 << k
+        if keep:
+            moves[kept] = a
+            kept += 1
+    return kept
+
+
+@njit(cache=True, nogil=True)
+def group_decision(st, moves, n):
+    """Inside the last action of the turn: keep one move of each group of decisions that end
+    the same way (the module note, pruning (3)); return the new count."""
+    phase = st[S.PHASE]
+    if phase == S.PH_TREASURE:
+        return 1 if n > 0 else 0
+    if (phase != S.PH_REVOLT and phase != S.PH_WAR) or st[S.CF_COMMIT] < 0:
+        return n
+    if phase == S.PH_WAR:
+        bb = st.view(np.uint64)
+        c = st[S.CF_COLOUR]
+        if war_conflicts(st, bb) != (1 << c):
+            return n               # another war follows: the tiles left may still count
+        leaders = 0
+        for p in range(st[S.PLAYERS]):
+            if st[S.leader_sq(p, c)] >= 0:
+                leaders += 1
+        if leaders > 2:
+            return n
+    att, dfn = conflict_strengths(st)
+    need = att + st[S.CF_COMMIT] - dfn        # the defender wins with need or more (ties)
+    short = refill_need(st)
+    bag = S.bag_total(st)
+    seen = 0
+    kept = 0
+    for i in range(n):
+        k = moves[i] - S.A_COMMIT
+        key = (1 if k >= need else 0) + (2 if short + k > bag else 0)
+        if not (seen >> key) & 1:
+            seen |= 1 << key
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
+
+
+@njit(cache=True, nogil=True)
+def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, values, kmask,
+               feats, rng, stats):
+    """Value vector (every player's reward) of states[ply] into values[ply] when everyone
+    chooses as the module note says, up to the end of the turn of player ``turn``; return
+    True if it is exact (every line that decided it ended the game).  With ``zero_sum`` (2
+    players: the rewards, final or evaluated, sum to 1) the mover's reward is searched with
+    alpha-beta in the window (alpha, beta): a value outside it is only a bound."""
+    st = states[ply]
+    out = values[ply]
+    if st[S.PHASE] == S.PH_OVER:
+        rewards(st, out)
+        stats[ST_LINES] += 1
+        return True
+    if st[S.TURN] != turn or ply >= MAX_PLY - 1:
+        evaluate_model(st, weights, kmask, feats, out)
+        stats[ST_LINES] += 1
+        stats[ST_INEXACT] += 1
+        return False
+    stats[ST_NODES] += 1
+    chooser = st[S.TO_ACT]
+    mv = moves[ply]
+    n = legal_moves(st, mv)
+    if st[S.ACTIONS_LEFT] == 1:
+        if st[S.PHASE] == S.PH_ACTION:
+            kept = group_last_action(st, mv, n, kmask)
+        else:
+            kept = group_decision(st, mv, n)
+        stats[ST_GROUPED] += n - kept
+        n = kept
+    players = st[S.PLAYERS]
+    for p in range(players):
+        out[p] = -1.0
+    out[mover] = 2.0 if chooser != mover else -1.0
+    exact = True
+    nxt = states[ply + 1]
+    child = values[ply + 1]
+    for i in range(n):
+        nxt[:] = st
+        apply_action(nxt, mv[i], rng)
+        ex = line_value(ply + 1, turn, mover, alpha, beta, zero_sum, weights, states, moves, values,
+                        kmask, feats, rng, stats)
+        exact = exact and ex
+        v = child[chooser]
+        if chooser == mover:
+            better = v > out[mover]
+        else:
+            better = v > out[chooser] or (v == out[chooser] and child[mover] < out[mover])
+        if better:
+            for p in range(players):
+                out[p] = child[p]
+        if ex and v >= 1.0:
+            return True         # a sole win in an exact line: nothing beats it (pruning 1)
+        if zero_sum:
+            if chooser == mover:
+                if out[mover] >= beta:
+                    return exact
+                if out[mover] > alpha:
+                    alpha = out[mover]
+            else:
+                if out[mover] <= alpha:
+                    return exact
+                if out[mover] < beta:
+                    beta = out[mover]
+    return exact
+
+
+@njit(cache=True, nogil=True)
+def exact_ending(world, root_moves, n_root, weights, states, moves, values, kmask, feats, rng,
+                 stats, best, exact):
+    """One world (a full state, the root mover to act): for each of the root's legal moves
+    root_moves[:n_root], add to best[i] the best reward the mover reaches after it and clear
+    exact[i] unless it was exact (module note).  The rest of the arguments are scratch
+    (``EndgameScratch``) and the stats counters (``ST_*``)."""
+    mover = world[S.TO_ACT]
+    turn = world[S.TURN]
+    zero_sum = world[S.PLAYERS] == 2
+    stats[ST_NODES] += 1
+    for i in range(n_root):
+        states[1][:] = world
+        apply_action(states[1], root_moves[i], rng)
+        ex = line_value(np.int64(1), turn, mover, -1.0, 2.0, zero_sum, weights, states, moves, values,
+                        kmask, feats, rng, stats)
+        best[i] += values[1][mover]
+        if not ex:
+            exact[i] = False
+
+
+class EndgameScratch:
+    """The work arrays of ``exact_ending`` (about 1 MB), made once and reused."""
+
+    def __init__(self):
+        self.states = np.empty((MAX_PLY, S.STATE_SIZE), dtype=np.int64)
+        self.moves = np.empty((MAX_PLY, S.MAX_MOVES), dtype=np.int64)
+        self.values = np.empty((MAX_PLY, 4), dtype=np.float64)
+        self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+        self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
+        self.world = np.empty(S.STATE_SIZE, dtype=np.int64)
+
+    def arrays(self):
+        return self.states, self.moves, self.values, self.kmask, self.feats
+
+
+class EndingResult:
+    """What ``solve_ending`` found: ``moves`` is a list of (code, mean reward, exact) per
+    legal root move, best first (ties in code order); ``stats`` the summed counters
+    (nodes, lines, inexact lines, grouped moves), ``seconds`` the wall time."""
+
+    def __init__(self, moves, worlds, stats, seconds):
+        self.moves = moves
+        self.worlds = worlds
+        self.stats = stats
+        self.seconds = seconds
+
+    @property
+    def move(self):
+        return self.moves[0][0]
+
+    @property
+    def exact(self):
+        """Every line of every world was exact."""
+        return all(e for _, _, e in self.moves)
+
+    def reward_of(self, code):
+        for a, r, _ in self.moves:
+            if a == code:
+                return r
+        raise KeyError(code)
+
+    def to_dict(self):
+        from ..notation import move_text
+        return {"moves": [{"move": move_text(a), "reward": r, "exact": e} for a, r, e in self.moves],
+                "worlds": self.worlds, "nodes": int(self.stats[ST_NODES]),
+                "lines": int(self.stats[ST_LINES]), "inexact_lines": int(self.stats[ST_INEXACT]),
+                "grouped": int(self.stats[ST_GROUPED]), "seconds": self.seconds}
+
+
+MAX_WORLDS = 10_000
+
+
+def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None):
+    """Exact endings from ``state`` (a Position or a state array) for the player to act:
+    ``worlds`` determinizations of his information set (seeded), each solved by
+    ``exact_ending``.  Returns an ``EndingResult``: per legal root move the mean over the
+    worlds of the best reward he can reach after it, and whether every line was exact."""
+    from ..errors import TneError
+    from ..limits import MAX_SEED, clip
+    st = getattr(state, "st", state)
+    if not isinstance(st, np.ndarray) or st.shape != (S.STATE_SIZE,) or st.dtype != np.int64:
+        raise TneError("solve_ending needs a Position or a state array")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+        raise TneError(f"worlds must be an integer 1 to {MAX_WORLDS}, not {clip(repr(worlds))}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise TneError(f"seed must be an integer 0 to {MAX_SEED}, not {clip(repr(seed))}")
+    if int(st[S.PHASE]) == S.PH_OVER:
+        raise TneError("the game is over: no move to solve")
+    w = model_weights() if weights is None else np.asarray(weights, dtype=np.float64)
+    sc = scratch if scratch is not None else EndgameScratch()
+    root_moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(st, root_moves)
+    best = np.zeros(n, dtype=np.float64)
+    exact = np.ones(n, dtype=np.bool_)
+    stats = np.zeros(ST_SIZE, dtype=np.int64)
+    rng = make_rng(seed)
+    viewer = np.int64(st[S.TO_ACT])
+    start = time.perf_counter()
+    for _ in range(int(worlds)):
+        determinize(st, viewer, rng, sc.world)
+        exact_ending(sc.world, root_moves, np.int64(n), w, *sc.arrays(), rng, stats, best, exact)
+    seconds = time.perf_counter() - start
+    rows = [(int(root_moves[i]), float(best[i]) / worlds, bool(exact[i])) for i in range(n)]
+    rows.sort(key=lambda r: (-r[1], r[0]))
+    return EndingResult(rows, int(worlds), stats, seconds)
