@@ -3,13 +3,15 @@
 Greedy self-play games (2, 3 and 4 players, seeded) are played until ``ending_applies`` first
 holds at a turn's action decision; each such position is solved with ``solve_ending`` for
 ``--worlds`` determinizations of the mover's view, and the root moves, lines scored,
-inexact lines and microseconds per world are printed, then their medians and maxima.
+inexact lines and microseconds per world (CPU time of this process, so that other jobs on the
+machine count less; the wall time beside it) are printed, then their medians and maxima.
 
     python3 bench/endgame_cost.py --games 10 --worlds 4
 """
 import argparse
 import os
 import statistics
+import time
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -48,19 +50,21 @@ def main():
     for n in args.players:
         for pos in end_positions(n, args.games, args.seed):
             st = pos.st
+            cpu = time.process_time()
             r = solve_ending(pos, worlds=args.worlds, seed=args.seed)
-            us = r.seconds / args.worlds * 1e6
+            us = (time.process_time() - cpu) / args.worlds * 1e6
             rows.append((n, len(r.moves), int(r.stats[ST_LINES]) / args.worlds, us))
             print(f"players {n} actions_left {int(st[S.ACTIONS_LEFT])} bag {int(S.bag_total(st))} "
                   f"root moves {len(r.moves)} nodes/world {int(r.stats[ST_NODES]) / args.worlds:.0f} "
                   f"lines/world {int(r.stats[ST_LINES]) / args.worlds:.0f} "
                   f"inexact {int(r.stats[ST_INEXACT]) / max(1, int(r.stats[ST_LINES])):.2f} "
-                  f"exact_best {r.moves[0][2]} best {r.moves[0][1]:.2f} us/world {us:.0f}", flush=True)
+                  f"exact_best {r.moves[0][2]} best {r.moves[0][1]:.2f} cpu us/world {us:.0f} "
+                  f"wall {r.seconds / args.worlds * 1e6:.0f}", flush=True)
     for n in args.players:
         sub = [r for r in rows if r[0] == n]
         if sub:
             us = [r[3] for r in sub]
-            print(f"players {n}: {len(sub)} positions, median {statistics.median(us):.0f} us/world, "
+            print(f"players {n}: {len(sub)} positions, median {statistics.median(us):.0f} cpu us/world, "
                   f"max {max(us):.0f}, median lines {statistics.median(r[2] for r in sub):.0f}")
 
 

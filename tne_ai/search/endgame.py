@@ -35,15 +35,17 @@ section 6, ``engine.scoring.rewards``) can be computed for every way the turn ca
   tile next to no kingdom joins no kingdom (SPEC 3, 0 kingdoms: no point), its region has no
   leader, so no treasure is taken and a monument built on it scores nobody this turn; an empty
   square is in no region, so a catastrophe there splits nothing and strands no leader.
+  When the player has no monument points at stake (no leader of his in a built monument's
+  kingdom with one of its colours), every catastrophe and every withdraw is inert too: a
+  removed tile or leader only splits regions and sends leaders home (no score; a split never
+  makes a kingdom with 2 treasures).
   When such a group's game does not end, its one move's evaluation stands for the group
   (an approximation, and flagged not exact anyway);
   (3) inside the last action, decisions that end alike are grouped too: which treasure the
   taker takes (the count is all final scoring sees, and no later action of the turn can
-  reach the one left), and the defender's commits, by (wins or not, makes the refill short or
-  not): committed tiles score nothing (SPEC 4), so within a group only the hand's size
-  differs, and nothing after the conflict uses it (in a war only when no other war of any
-  colour follows around the unifying tile and at most two leaders of the colour are on the
-  board);
+  reach the one left), and commits by what they decide (``group_decision``): committed
+  tiles score nothing (SPEC 4), so within a group only the hand's size differs, and nothing
+  after the conflict uses it once the refill is surely short (or no other war follows);
   (4) with 2 players the rewards (final or evaluated) sum to 1, so a rival maximising his
   reward minimises the mover's: the mover's reward is searched with alpha-beta (each root
   move with a full window, so its own value is exact).  With 3 or 4 players only (1)-(3).
@@ -60,16 +62,17 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..bits import U0, dilate, has, popcount
+from ..bits import U0, U1, dilate, has, popcount
 from ..board import SQUARES
-from ..engine.apply import apply_action, conflict_strengths, war_conflicts
-from ..engine.kingdoms import MAX_KINGDOMS, label
+from ..engine.apply import MON_A, MON_B, apply_action, conflict_strengths, red_next_to, war_conflicts
+from ..engine.kingdoms import MAX_KINGDOMS, label, region_of
 from ..engine.movegen import legal_moves
 from ..engine.rng import make_rng
 from ..engine.scoring import rewards
 from .determinize import determinize
 from .evaluate import evaluate_model, model_weights
 from .features import N_FEATURES
+from .priors import block_completers
 
 MAX_PLY = 64          # plies of one turn searched at most (a deeper line is evaluated)
 HAND_LIMIT = 6        # hands are refilled up to 6 (SPEC section 3)
@@ -123,28 +126,84 @@ def ending_applies(st):
 
 
 @njit(cache=True, nogil=True)
-def group_last_action(st, moves, n, kmask):
-    """At the last action of the turn: keep one move of each group of inert moves (the
-    module note, pruning (2)); return the new count.  Moves keep their order."""
+def monument_points_at_stake(st, p):
+    """True if some built monument's kingdom holds a leader of p of one of its two colours
+    (the points SPEC 3 pays p at the end of his turn)."""
     bb = st.view(np.uint64)
+    for m in range(6):
+        ms = st[S.monument_sq(m)]
+        if ms < 0:
+            continue
+        f0, f1, f2 = region_of(bb, ms)
+        for c in (MON_A[m], MON_B[m]):
+            ls = st[S.leader_sq(p, c)]
+            if ls >= 0 and has(f0, f1, f2, ls):
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def only_kingdom(kdil, nk, s):
+    """The one kingdom whose dilation holds s, or -1 (none, or two or more)."""
+    found = -1
+    for k in range(nk):
+        if has(kdil[k, 0], kdil[k, 1], kdil[k, 2], s):
+            if found >= 0:
+                return -1
+            found = k
+    return found
+
+
+@njit(cache=True, nogil=True)
+def group_last_action(st, moves, n, kmask, kdil, seen):
+    """At the last action of the turn: keep one move of each group of moves that end alike
+    (the module note, pruning (2)); return the new count.  Moves keep their order.  Scratch:
+    kmask, kdil (MAX_KINGDOMS + 5 rows) and seen (4 words)."""
+    bb = st.view(np.uint64)
+    p = st[S.TO_ACT]
     nk = label(bb, np.int64(-1), kmask)
     n0 = n1 = n2 = U0
+    u0 = u1 = u2 = U0
     for k in range(nk):
         d0, d1, d2 = dilate(kmask[k, 0], kmask[k, 1], kmask[k, 2])
+        kdil[k, 0] = d0
+        kdil[k, 1] = d1
+        kdil[k, 2] = d2
         n0 |= d0
         n1 |= d1
         n2 |= d2
-    # occupied squares (tiles, flipped tiles, leaders, catastrophes): a catastrophe there
-    # is not on an empty square
-    o0 = bb[S.BB_FLIP] | bb[S.BB_CATA] | bb[S.BB_LEADER]
-    o1 = bb[S.BB_FLIP + 1] | bb[S.BB_CATA + 1] | bb[S.BB_LEADER + 1]
-    o2 = bb[S.BB_FLIP + 2] | bb[S.BB_CATA + 2] | bb[S.BB_LEADER + 2]
+        u0 |= kmask[k, 0]
+        u1 |= kmask[k, 1]
+        u2 |= kmask[k, 2]
     for c in range(4):
-        o0 |= bb[S.tile_bb(c)]
-        o1 |= bb[S.tile_bb(c) + 1]
-        o2 |= bb[S.tile_bb(c) + 2]
+        b0, b1, b2 = block_completers(bb, c)
+        kdil[MAX_KINGDOMS + c, 0] = b0
+        kdil[MAX_KINGDOMS + c, 1] = b1
+        kdil[MAX_KINGDOMS + c, 2] = b2
+        seen[c] = 0
+    kdil[MAX_KINGDOMS + 4, 0] = U0      # squares whose unifying tile was kept
+    kdil[MAX_KINGDOMS + 4, 1] = U0
+    kdil[MAX_KINGDOMS + 4, 2] = U0
+    # connecting squares (tiles, flipped tiles, leaders) and, with catastrophes, occupied ones
+    c0 = bb[S.BB_FLIP] | bb[S.BB_LEADER]
+    c1 = bb[S.BB_FLIP + 1] | bb[S.BB_LEADER + 1]
+    c2 = bb[S.BB_FLIP + 2] | bb[S.BB_LEADER + 2]
+    for c in range(4):
+        c0 |= bb[S.tile_bb(c)]
+        c1 |= bb[S.tile_bb(c) + 1]
+        c2 |= bb[S.tile_bb(c) + 2]
+    o0 = c0 | bb[S.BB_CATA]
+    o1 = c1 | bb[S.BB_CATA + 1]
+    o2 = c2 | bb[S.BB_CATA + 2]
+    # squares next to a leaderless region
+    f0, f1, f2 = dilate(c0 & ~u0, c1 & ~u1, c2 & ~u2)
     alone_seen = 0     # bit c: a tile of colour c next to no kingdom was kept
+    tile_seen = 0      # bit 16 c + k: a tile of colour c joining kingdom k alone was kept
     swap_seen = 0      # bit k: a swap of k tiles was kept
+    # without monument points at stake for the player to act, a catastrophe or a withdraw
+    # only splits regions and sends leaders home: no score, no treasure (a split never
+    # makes a kingdom with 2 treasures), so the pass stands for them all
+    inert_cuts = not monument_points_at_stake(st, p)
     kept = 0
     for i in range(n):
         a = moves[i]
@@ -157,10 +216,47 @@ def group_last_action(st, moves, n, kmask):
                     keep = False
                 else:
                     alone_seen |= 1 << c
-        elif S.A_CATASTROPHE <= a < S.A_SWAP:
-            if not has(o0, o1, o2, a - S.A_CATASTROPHE):
+            elif not has(f0, f1, f2, s) and not has(kdil[MAX_KINGDOMS + c, 0], kdil[MAX_KINGDOMS + c, 1],
+                                                    kdil[MAX_KINGDOMS + c, 2], s):
+                k = only_kingdom(kdil, nk, s)
+                if k >= 0:
+                    key = 16 * c + k
+                    if (tile_seen >> key) & 1:
+                        keep = False
+                    else:
+                        tile_seen |= 1 << key
+                else:
+                    # a unifying tile: it never scores, does not count in the wars and is
+                    # never removed (SPEC 4), so its colour only matters for a monument
+                    w = MAX_KINGDOMS + 4
+                    if has(kdil[w, 0], kdil[w, 1], kdil[w, 2], s):
+                        keep = False
+                    else:
+                        kdil[w, s >> 6] |= U1 << np.uint64(s & 63)
+        elif a < S.A_WITHDRAW:
+            c = (a - S.A_LEADER) // SQUARES
+            s = (a - S.A_LEADER) % SQUARES
+            if has(n0, n1, n2, s) and not has(f0, f1, f2, s):
+                k = only_kingdom(kdil, nk, s)
+                origin = st[S.leader_sq(p, c)]
+                if k >= 0 and (origin < 0 or not has(kmask[k, 0], kmask[k, 1], kmask[k, 2], origin)):
+                    strength = 0
+                    for q in range(st[S.PLAYERS]):
+                        qs = st[S.leader_sq(q, c)]
+                        if q != p and qs >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], qs):
+                            strength = 1 + red_next_to(bb, s)     # a revolt: its strength counts
+                    if strength < 4:
+                        key = 4 * k + strength
+                        if (seen[c] >> key) & 1:
+                            keep = False
+                        else:
+                            seen[c] |= 1 << key
+        elif a < S.A_CATASTROPHE:
+            keep = not inert_cuts
+        elif a < S.A_SWAP:
+            if inert_cuts or not has(o0, o1, o2, a - S.A_CATASTROPHE):
                 keep = False           # the pass (always legal here) stands for it
-        elif S.A_SWAP <= a < S.A_PASS:
+        elif a < S.A_PASS:
             k = 0
             for c in range(4):
                 k += S.SWAP_COUNTS[a - S.A_SWAP, c]
@@ -177,34 +273,64 @@ def group_last_action(st, moves, n, kmask):
 @njit(cache=True, nogil=True)
 def group_decision(st, moves, n):
     """Inside the last action of the turn: keep one move of each group of decisions that end
-    the same way (the module note, pruning (3)); return the new count."""
+    alike (the module note, pruning (3)); return the new count.
+
+    A commit k of the conflict's colour c is keyed by what it decides and whether the refill
+    is then surely short (the hands lack more than the bag holds: the game ends whatever
+    follows, and a hand's size no longer matters):
+
+    - the defender (who commits last): wins (k >= need) or not;
+    - the attacker, once the refill is surely short: the defender wins whatever he commits
+      (need <= 0), may choose (1 <= need <= his tiles of c), or cannot win;
+    - a commit that leaves the refill not surely short is grouped (defender only, by wins or
+      not) only when no other war follows, so that no later commit can change the shortfall.
+
+    Nothing is grouped in a war while a third leader of colour c is on the board (a later
+    war of the same colour could use the tiles kept)."""
     phase = st[S.PHASE]
     if phase == S.PH_TREASURE:
         return 1 if n > 0 else 0
-    if (phase != S.PH_REVOLT and phase != S.PH_WAR) or st[S.CF_COMMIT] < 0:
+    if phase != S.PH_REVOLT and phase != S.PH_WAR:
         return n
+    c = np.int64(0)
+    last_war = True
     if phase == S.PH_WAR:
         bb = st.view(np.uint64)
         c = st[S.CF_COLOUR]
-        if war_conflicts(st, bb) != (1 << c):
-            return n               # another war follows: the tiles left may still count
         leaders = 0
         for p in range(st[S.PLAYERS]):
             if st[S.leader_sq(p, c)] >= 0:
                 leaders += 1
         if leaders > 2:
             return n
+        last_war = war_conflicts(st, bb) == (1 << c)
     att, dfn = conflict_strengths(st)
-    need = att + st[S.CF_COMMIT] - dfn        # the defender wins with need or more (ties)
     short = refill_need(st)
     bag = S.bag_total(st)
+    attacker = st[S.CF_COMMIT] < 0
+    held = st[S.hand(st[S.CF_DEFENDER], c)]      # the defender's tiles of c in this world
     seen = 0
     kept = 0
     for i in range(n):
         k = moves[i] - S.A_COMMIT
-        key = (1 if k >= need else 0) + (2 if short + k > bag else 0)
-        if not (seen >> key) & 1:
-            seen |= 1 << key
+        sure_short = short + k > bag
+        if attacker:
+            if not sure_short:
+                key = -1                           # kept
+            else:
+                need = att + k - dfn
+                key = 0 if need <= 0 else (1 if need <= held else 2)
+        else:
+            wins = 1 if k >= att + st[S.CF_COMMIT] - dfn else 0
+            if sure_short:
+                key = 2 + wins
+            elif last_war:
+                key = wins
+            else:
+                key = -1
+        if key < 0 or not (seen >> key) & 1:
+            if key >= 0:
+                seen |= 1 << key
             moves[kept] = moves[i]
             kept += 1
     return kept
@@ -212,7 +338,7 @@ def group_decision(st, moves, n):
 
 @njit(cache=True, nogil=True)
 def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, values, kmask,
-               feats, rng, stats):
+               kdil, seen, feats, rng, stats):
     """Value vector (every player's reward) of states[ply] into values[ply] when everyone
     chooses as the module note says, up to the end of the turn of player ``turn``; return
     True if it is exact (every line that decided it ended the game).  With ``zero_sum`` (2
@@ -235,7 +361,7 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
     n = legal_moves(st, mv)
     if st[S.ACTIONS_LEFT] == 1:
         if st[S.PHASE] == S.PH_ACTION:
-            kept = group_last_action(st, mv, n, kmask)
+            kept = group_last_action(st, mv, n, kmask, kdil, seen)
         else:
             kept = group_decision(st, mv, n)
         stats[ST_GROUPED] += n - kept
@@ -251,7 +377,7 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
         nxt[:] = st
         apply_action(nxt, mv[i], rng)
         ex = line_value(ply + 1, turn, mover, alpha, beta, zero_sum, weights, states, moves, values,
-                        kmask, feats, rng, stats)
+                        kmask, kdil, seen, feats, rng, stats)
         exact = exact and ex
         v = child[chooser]
         if chooser == mover:
@@ -278,8 +404,8 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
 
 
 @njit(cache=True, nogil=True)
-def exact_ending(world, root_moves, n_root, weights, states, moves, values, kmask, feats, rng,
-                 stats, best, exact):
+def exact_ending(world, root_moves, n_root, weights, states, moves, values, kmask, kdil, seen,
+                 feats, rng, stats, best, exact):
     """One world (a full state, the root mover to act): for each of the root's legal moves
     root_moves[:n_root], add to best[i] the best reward the mover reaches after it and clear
     exact[i] unless it was exact (module note).  The rest of the arguments are scratch
@@ -292,7 +418,7 @@ def exact_ending(world, root_moves, n_root, weights, states, moves, values, kmas
         states[1][:] = world
         apply_action(states[1], root_moves[i], rng)
         ex = line_value(np.int64(1), turn, mover, -1.0, 2.0, zero_sum, weights, states, moves, values,
-                        kmask, feats, rng, stats)
+                        kmask, kdil, seen, feats, rng, stats)
         best[i] += values[1][mover]
         if not ex:
             exact[i] = False
@@ -306,11 +432,13 @@ class EndgameScratch:
         self.moves = np.empty((MAX_PLY, S.MAX_MOVES), dtype=np.int64)
         self.values = np.empty((MAX_PLY, 4), dtype=np.float64)
         self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+        self.kdil = np.empty((MAX_KINGDOMS + 5, 3), dtype=np.uint64)
+        self.seen = np.empty(4, dtype=np.int64)
         self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
         self.world = np.empty(S.STATE_SIZE, dtype=np.int64)
 
     def arrays(self):
-        return self.states, self.moves, self.values, self.kmask, self.feats
+        return self.states, self.moves, self.values, self.kmask, self.kdil, self.seen, self.feats
 
 
 class EndingResult:
