@@ -170,3 +170,39 @@ def test_endgame_kernels_allocate_nothing():
     assert "tne_ai.search.endgame.line_value" in kernels
     offenders = [n for n, d in kernels.items() if ALLOCATING.search(inspect.getsource(d.py_func))]
     assert offenders == []
+
+
+def greedy_endings(players, game):
+    """The action decisions of a seeded greedy self-play game where ``ending_applies`` holds,
+    up to the first with one action left."""
+    from tne_ai.agents import make_agent
+    seed = 100 * players + game
+    p = Position.new(players, seed=seed)
+    agents = [make_agent("greedy", seed=seed + 7 * game + i) for i in range(players)]
+    out = []
+    while not p.is_over():
+        st = p.st
+        if int(st[S.PHASE]) == S.PH_ACTION and ending_applies(st):
+            out.append(p.copy())
+            if int(st[S.ACTIONS_LEFT]) == 1:
+                break
+        p.push(agents[p.to_act].choose(p))
+    return out
+
+
+@pytest.mark.parametrize("players, games", [(2, (2, 4)), (3, (0, 4)), (4, (1, 2))])
+def test_pruned_values_equal_every_line_played(players, games):
+    """Self-play endings with one and two actions left: wherever playing every line
+    (``prune=False``) gives an exact value, the pruned solver gives the same, exact."""
+    compared = 0
+    for game in games:
+        for p in greedy_endings(players, game):
+            plain = solve_ending(p.st.copy(), worlds=1, seed=0, prune=False)
+            fast = solve_ending(p.st.copy(), worlds=1, seed=0)
+            assert fast.stats[endgame.ST_LINES] < plain.stats[endgame.ST_LINES]
+            values = {a: (v, e) for a, v, e in fast.moves}
+            for a, v, e in plain.moves:
+                if e:
+                    compared += 1
+                    assert values[a] == (v, True), (move_text(a), values[a], v)
+    assert compared >= 20

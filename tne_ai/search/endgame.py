@@ -337,8 +337,8 @@ def group_decision(st, moves, n):
 
 
 @njit(cache=True, nogil=True)
-def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, values, kmask,
-               kdil, seen, feats, rng, stats):
+def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, moves, values,
+               kmask, kdil, seen, feats, rng, stats):
     """Value vector (every player's reward) of states[ply] into values[ply] when everyone
     chooses as the module note says, up to the end of the turn of player ``turn``; return
     True if it is exact (every line that decided it ended the game).  With ``zero_sum`` (2
@@ -359,7 +359,7 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
     chooser = st[S.TO_ACT]
     mv = moves[ply]
     n = legal_moves(st, mv)
-    if st[S.ACTIONS_LEFT] == 1:
+    if prune and st[S.ACTIONS_LEFT] == 1:
         if st[S.PHASE] == S.PH_ACTION:
             kept = group_last_action(st, mv, n, kmask, kdil, seen)
         else:
@@ -376,8 +376,8 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
     for i in range(n):
         nxt[:] = st
         apply_action(nxt, mv[i], rng)
-        ex = line_value(ply + 1, turn, mover, alpha, beta, zero_sum, weights, states, moves, values,
-                        kmask, kdil, seen, feats, rng, stats)
+        ex = line_value(ply + 1, turn, mover, alpha, beta, zero_sum, prune, weights, states, moves,
+                        values, kmask, kdil, seen, feats, rng, stats)
         exact = exact and ex
         v = child[chooser]
         if chooser == mover:
@@ -387,9 +387,9 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
         if better:
             for p in range(players):
                 out[p] = child[p]
-        if ex and v >= 1.0:
+        if prune and ex and v >= 1.0:
             return True         # a sole win in an exact line: nothing beats it (pruning 1)
-        if zero_sum:
+        if prune and zero_sum:
             if chooser == mover:
                 if out[mover] >= beta:
                     return exact
@@ -404,12 +404,13 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, weights, states, moves, 
 
 
 @njit(cache=True, nogil=True)
-def exact_ending(world, root_moves, n_root, weights, states, moves, values, kmask, kdil, seen,
-                 feats, rng, stats, best, exact):
+def exact_ending(world, root_moves, n_root, prune, weights, states, moves, values, kmask, kdil,
+                 seen, feats, rng, stats, best, exact):
     """One world (a full state, the root mover to act): for each of the root's legal moves
     root_moves[:n_root], add to best[i] the best reward the mover reaches after it and clear
-    exact[i] unless it was exact (module note).  The rest of the arguments are scratch
-    (``EndgameScratch``) and the stats counters (``ST_*``)."""
+    exact[i] unless it was exact (module note).  ``prune`` False plays every line (no
+    grouping, no cuts: the reference the pruning is tested against).  The rest of the
+    arguments are scratch (``EndgameScratch``) and the stats counters (``ST_*``)."""
     mover = world[S.TO_ACT]
     turn = world[S.TURN]
     zero_sum = world[S.PLAYERS] == 2
@@ -417,8 +418,8 @@ def exact_ending(world, root_moves, n_root, weights, states, moves, values, kmas
     for i in range(n_root):
         states[1][:] = world
         apply_action(states[1], root_moves[i], rng)
-        ex = line_value(np.int64(1), turn, mover, -1.0, 2.0, zero_sum, weights, states, moves, values,
-                        kmask, kdil, seen, feats, rng, stats)
+        ex = line_value(np.int64(1), turn, mover, -1.0, 2.0, zero_sum, prune, weights, states, moves,
+                        values, kmask, kdil, seen, feats, rng, stats)
         best[i] += values[1][mover]
         if not ex:
             exact[i] = False
@@ -478,7 +479,7 @@ class EndingResult:
 MAX_WORLDS = 10_000
 
 
-def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None):
+def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None, prune=True):
     """Exact endings from ``state`` (a Position or a state array) for the player to act:
     ``worlds`` determinizations of his information set (seeded), each solved by
     ``exact_ending``.  Returns an ``EndingResult``: per legal root move the mean over the
@@ -506,7 +507,8 @@ def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None):
     start = time.perf_counter()
     for _ in range(int(worlds)):
         determinize(st, viewer, rng, sc.world)
-        exact_ending(sc.world, root_moves, np.int64(n), w, *sc.arrays(), rng, stats, best, exact)
+        exact_ending(sc.world, root_moves, np.int64(n), np.bool_(prune), w, *sc.arrays(), rng, stats,
+                     best, exact)
     seconds = time.perf_counter() - start
     rows = [(int(root_moves[i]), float(best[i]) / worlds, bool(exact[i])) for i in range(n)]
     rows.sort(key=lambda r: (-r[1], r[0]))
