@@ -62,8 +62,8 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..bits import U0, U1, dilate, has, popcount
-from ..board import SQUARES
+from ..bits import U0, U1, dilate, flood, has, popcount
+from ..board import GREEN, NEIGHBOUR_MASK, SQUARES
 from ..engine.apply import MON_A, MON_B, apply_action, conflict_strengths, red_next_to, war_conflicts
 from ..engine.kingdoms import MAX_KINGDOMS, label, region_of
 from ..engine.movegen import legal_moves
@@ -126,10 +126,11 @@ def ending_applies(st):
 
 
 @njit(cache=True, nogil=True)
-def monument_points_at_stake(st, p):
-    """True if some built monument's kingdom holds a leader of p of one of its two colours
-    (the points SPEC 3 pays p at the end of his turn)."""
+def stake_regions(st, p):
+    """The regions of the built monuments whose kingdom holds a leader of p of one of their
+    two colours: where the points SPEC 3 pays p at the end of his turn come from."""
     bb = st.view(np.uint64)
+    z0 = z1 = z2 = U0
     for m in range(6):
         ms = st[S.monument_sq(m)]
         if ms < 0:
@@ -138,8 +139,10 @@ def monument_points_at_stake(st, p):
         for c in (MON_A[m], MON_B[m]):
             ls = st[S.leader_sq(p, c)]
             if ls >= 0 and has(f0, f1, f2, ls):
-                return True
-    return False
+                z0 |= f0
+                z1 |= f1
+                z2 |= f2
+    return z0, z1, z2
 
 
 @njit(cache=True, nogil=True)
@@ -155,10 +158,47 @@ def only_kingdom(kdil, nk, s):
 
 
 @njit(cache=True, nogil=True)
+def plain_merge(bb, s, l0, l1, l2, treasures_count):
+    """True if the leaderless regions (within l) next to s hold no monument tile and, when
+    ``treasures_count`` (the kingdom they would join has or gets a trader), no treasure: a
+    piece put on s that joins them changes no treasure check and no monument's kingdom."""
+    n0 = NEIGHBOUR_MASK[s, 0] & l0
+    n1 = NEIGHBOUR_MASK[s, 1] & l1
+    n2 = NEIGHBOUR_MASK[s, 2] & l2
+    if (n0 | n1 | n2) == U0:
+        return True
+    r0, r1, r2 = flood(n0, n1, n2, l0, l1, l2)
+    t0 = bb[S.BB_FLIP]
+    t1 = bb[S.BB_FLIP + 1]
+    t2 = bb[S.BB_FLIP + 2]
+    if treasures_count:
+        t0 |= bb[S.BB_TREASURE]
+        t1 |= bb[S.BB_TREASURE + 1]
+        t2 |= bb[S.BB_TREASURE + 2]
+    return ((r0 & t0) | (r1 & t1) | (r2 & t2)) == U0
+
+
+@njit(cache=True, nogil=True)
 def group_last_action(st, moves, n, kmask, kdil, seen):
     """At the last action of the turn: keep one move of each group of moves that end alike
     (the module note, pruning (2)); return the new count.  Moves keep their order.  Scratch:
-    kmask, kdil (MAX_KINGDOMS + 5 rows) and seen (4 words)."""
+    kmask, kdil (MAX_KINGDOMS + 5 rows) and seen (4 words).
+
+    Groups (the player to act is p; "plain" leaderless regions hold no monument tile, and no
+    treasure when the kingdom they join has or gets a trader; "stake" regions are p's paying
+    monuments', ``stake_regions``):
+
+    - a tile next to no kingdom: one per colour (no point, no kingdom changes);
+    - a tile joining one kingdom k (and maybe plain leaderless regions), completing no 2x2
+      of its colour: one per (colour, k): the same point to the same player;
+    - a unifying tile completing no 2x2 of its colour: one per square (it never scores, does
+      not count in the wars and is never removed, SPEC 4);
+    - a leader joining one kingdom k (and maybe plain regions) from the supply or from
+      outside k: one per (colour, k, revolt strength);
+    - a leader next to plain regions only, from outside the stake regions; a catastrophe on
+      an empty square or on a tile outside the stake regions; a withdraw of a leader outside
+      them: the pass stands for them (no score, no treasure, p's monument points unchanged);
+    - a swap: one per number of tiles."""
     bb = st.view(np.uint64)
     p = st[S.TO_ACT]
     nk = label(bb, np.int64(-1), kmask)
@@ -181,10 +221,11 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
         kdil[MAX_KINGDOMS + c, 1] = b1
         kdil[MAX_KINGDOMS + c, 2] = b2
         seen[c] = 0
-    kdil[MAX_KINGDOMS + 4, 0] = U0      # squares whose unifying tile was kept
-    kdil[MAX_KINGDOMS + 4, 1] = U0
-    kdil[MAX_KINGDOMS + 4, 2] = U0
-    # connecting squares (tiles, flipped tiles, leaders) and, with catastrophes, occupied ones
+    w = MAX_KINGDOMS + 4                  # squares whose unifying tile was kept
+    kdil[w, 0] = U0
+    kdil[w, 1] = U0
+    kdil[w, 2] = U0
+    # connecting squares (tiles, flipped tiles, leaders); the leaderless ones
     c0 = bb[S.BB_FLIP] | bb[S.BB_LEADER]
     c1 = bb[S.BB_FLIP + 1] | bb[S.BB_LEADER + 1]
     c2 = bb[S.BB_FLIP + 2] | bb[S.BB_LEADER + 2]
@@ -192,18 +233,20 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
         c0 |= bb[S.tile_bb(c)]
         c1 |= bb[S.tile_bb(c) + 1]
         c2 |= bb[S.tile_bb(c) + 2]
-    o0 = c0 | bb[S.BB_CATA]
-    o1 = c1 | bb[S.BB_CATA + 1]
-    o2 = c2 | bb[S.BB_CATA + 2]
-    # squares next to a leaderless region
-    f0, f1, f2 = dilate(c0 & ~u0, c1 & ~u1, c2 & ~u2)
+    l0 = c0 & ~u0
+    l1 = c1 & ~u1
+    l2 = c2 & ~u2
+    z0, z1, z2 = stake_regions(st, p)
+    traders = 0        # bit k: kingdom k holds a trader
+    for q in range(st[S.PLAYERS]):
+        ts = st[S.leader_sq(q, GREEN)]
+        if ts >= 0:
+            for k in range(nk):
+                if has(kmask[k, 0], kmask[k, 1], kmask[k, 2], ts):
+                    traders |= 1 << k
     alone_seen = 0     # bit c: a tile of colour c next to no kingdom was kept
     tile_seen = 0      # bit 16 c + k: a tile of colour c joining kingdom k alone was kept
     swap_seen = 0      # bit k: a swap of k tiles was kept
-    # without monument points at stake for the player to act, a catastrophe or a withdraw
-    # only splits regions and sends leaders home: no score, no treasure (a split never
-    # makes a kingdom with 2 treasures), so the pass stands for them all
-    inert_cuts = not monument_points_at_stake(st, p)
     kept = 0
     for i in range(n):
         a = moves[i]
@@ -216,30 +259,30 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
                     keep = False
                 else:
                     alone_seen |= 1 << c
-            elif not has(f0, f1, f2, s) and not has(kdil[MAX_KINGDOMS + c, 0], kdil[MAX_KINGDOMS + c, 1],
-                                                    kdil[MAX_KINGDOMS + c, 2], s):
+            elif not has(kdil[MAX_KINGDOMS + c, 0], kdil[MAX_KINGDOMS + c, 1], kdil[MAX_KINGDOMS + c, 2], s):
                 k = only_kingdom(kdil, nk, s)
-                if k >= 0:
+                if k < 0:
+                    if has(kdil[w, 0], kdil[w, 1], kdil[w, 2], s):
+                        keep = False
+                    else:
+                        kdil[w, s >> 6] |= U1 << np.uint64(s & 63)
+                elif plain_merge(bb, s, l0, l1, l2, (traders >> k) & 1 == 1):
                     key = 16 * c + k
                     if (tile_seen >> key) & 1:
                         keep = False
                     else:
                         tile_seen |= 1 << key
-                else:
-                    # a unifying tile: it never scores, does not count in the wars and is
-                    # never removed (SPEC 4), so its colour only matters for a monument
-                    w = MAX_KINGDOMS + 4
-                    if has(kdil[w, 0], kdil[w, 1], kdil[w, 2], s):
-                        keep = False
-                    else:
-                        kdil[w, s >> 6] |= U1 << np.uint64(s & 63)
         elif a < S.A_WITHDRAW:
             c = (a - S.A_LEADER) // SQUARES
             s = (a - S.A_LEADER) % SQUARES
-            if has(n0, n1, n2, s) and not has(f0, f1, f2, s):
+            origin = st[S.leader_sq(p, c)]
+            if not has(n0, n1, n2, s):
+                if plain_merge(bb, s, l0, l1, l2, c == GREEN):
+                    keep = origin >= 0 and has(z0, z1, z2, origin)
+            else:
                 k = only_kingdom(kdil, nk, s)
-                origin = st[S.leader_sq(p, c)]
-                if k >= 0 and (origin < 0 or not has(kmask[k, 0], kmask[k, 1], kmask[k, 2], origin)):
+                if k >= 0 and plain_merge(bb, s, l0, l1, l2, c == GREEN or (traders >> k) & 1 == 1) \
+                        and (origin < 0 or not has(kmask[k, 0], kmask[k, 1], kmask[k, 2], origin)):
                     strength = 0
                     for q in range(st[S.PLAYERS]):
                         qs = st[S.leader_sq(q, c)]
@@ -252,10 +295,9 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
                         else:
                             seen[c] |= 1 << key
         elif a < S.A_CATASTROPHE:
-            keep = not inert_cuts
+            keep = has(z0, z1, z2, st[S.leader_sq(p, a - S.A_WITHDRAW)])
         elif a < S.A_SWAP:
-            if inert_cuts or not has(o0, o1, o2, a - S.A_CATASTROPHE):
-                keep = False           # the pass (always legal here) stands for it
+            keep = has(z0, z1, z2, a - S.A_CATASTROPHE)
         elif a < S.A_PASS:
             k = 0
             for c in range(4):
