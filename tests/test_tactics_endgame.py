@@ -101,6 +101,11 @@ def test_solve_ending_refuses_bad_arguments():
         solve_ending(p, seed=-1)
     with pytest.raises(TneError):
         solve_ending("not a position")
+    q = Position(p.st.copy(), known_hands=[True] * p.players, bag_known=True, rng=p.rng.copy())
+    q.push("pass")                                 # the refill is short: the game is over
+    assert q.is_over()
+    with pytest.raises(TneError, match="over"):
+        solve_ending(q)
 
 
 # --- the pruning is exact: a plain search of every line agrees ------------------------------
