@@ -1,0 +1,224 @@
+"""End-game tactics whose only winning move is of a kind the move-kind priors rank low (a
+leader moved into a revolt, a catastrophe, a pass, a monument, a trader moved onto the last
+treasures), and the exact endings that solve them (tne_ai/search/endgame.py).
+
+Each position in tests/data/tactics_endgame/ (written by its build.py) carries the reasoning
+worked out by hand from SPEC, the winning moves it names and one winning line.  Every tile is
+accounted for but the other hands (and, in the treasure positions, a bag whose draws cannot
+matter), so the hidden information is irrelevant: with 3 or 4 players the other hands hold
+one colour only.  The tests check that the winning moves are legal, that the winning line,
+played to its end, leaves the player to act first alone (SPEC 6), and that the exact solver
+gives each winning move reward 1, exactly, and every other legal move less.
+"""
+import glob
+import json
+import os
+
+import numpy as np
+import pytest
+
+from helpers import legal
+from tne_ai import state as S
+from tne_ai.engine.apply import apply_action
+from tne_ai.engine.movegen import legal_moves
+from tne_ai.engine.rng import make_rng
+from tne_ai.engine.scoring import rewards
+from tne_ai.errors import TneError
+from tne_ai.notation import move_text
+from tne_ai.position import Position
+from tne_ai.search import endgame
+from tne_ai.search.endgame import ending_applies, solve_ending
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FILES = sorted(glob.glob(os.path.join(HERE, "data", "tactics_endgame", "*.json")))
+NAMES = [os.path.basename(f)[:-5] for f in FILES]
+
+
+def load(name):
+    with open(os.path.join(HERE, "data", "tactics_endgame", name + ".json")) as f:
+        d = json.load(f)
+    return d, Position.from_json(d["position"])
+
+
+def test_twelve_positions_for_two_three_and_four_players():
+    counts = {n: 0 for n in (2, 3, 4)}
+    for name in NAMES:
+        d, _ = load(name)
+        counts[d["position"]["players"]] += 1
+    assert len(NAMES) >= 12 and all(counts[n] >= 2 for n in counts), counts
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_winning_line_ends_the_game_with_the_mover_first(name):
+    d, p = load(name)
+    mover = p.to_act
+    assert set(d["winning"]) <= set(legal(p)), sorted(set(d["winning"]) - set(legal(p)))
+    assert d["line"][0] in d["winning"]
+    q = Position(p.st.copy(), known_hands=[True] * p.players, bag_known=True, rng=p.rng.copy())
+    for m in d["line"]:
+        q.push(m)
+    assert q.is_over()
+    places = q.ranking()
+    assert places[mover] == 1 and places.count(1) == 1, places
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_exact_solver_finds_exactly_the_hand_worked_moves(name):
+    d, p = load(name)
+    r = solve_ending(p, worlds=2, seed=5)
+    assert {move_text(a) for a, _, _ in r.moves} == set(legal(p))
+    for a, value, exact in r.moves:
+        if move_text(a) in d["winning"]:
+            assert value == 1.0 and exact, (move_text(a), value, exact)
+        else:
+            assert value < 1.0, (move_text(a), value)
+    assert move_text(r.move) in d["winning"]
+
+
+def test_trigger_on_the_rules_of_the_game_end():
+    """SPEC 3: a short draw or 2 or fewer treasures end the game at the turn's end."""
+    _, p = load("revolt_by_leader_move_2p")        # bag empty, the mover's hand short already
+    assert ending_applies(p.st)
+    _, p = load("trader_move_takes_the_last_treasure_2p")   # 3 treasures, a bag of 30
+    assert ending_applies(p.st)
+    start = Position.new(2, seed=3)                # 10 treasures, 119 tiles in the bag
+    assert not ending_applies(start.st)
+    st = start.st.copy()
+    st[S.BAG_COUNT:S.BAG_COUNT + 4] = [1, 0, 0, 0]  # a bag of 1: two tiles played drain it
+    st[S.BAG_LEN] = 1
+    assert ending_applies(st)
+    st[S.BAG_COUNT] = 2                            # 2 tiles left: two placed draw exactly 2
+    st[S.BAG_LEN] = 2
+    assert not ending_applies(st)
+
+
+def test_solve_ending_refuses_bad_arguments():
+    _, p = load("pass_keeps_monument_points_2p")
+    for bad in (0, -1, True, 1.5, endgame.MAX_WORLDS + 1):
+        with pytest.raises(TneError, match="worlds"):
+            solve_ending(p, worlds=bad)
+    with pytest.raises(TneError, match="seed"):
+        solve_ending(p, seed=-1)
+    with pytest.raises(TneError):
+        solve_ending("not a position")
+    q = Position(p.st.copy(), known_hands=[True] * p.players, bag_known=True, rng=p.rng.copy())
+    q.push("pass")                                 # the refill is short: the game is over
+    assert q.is_over()
+    with pytest.raises(TneError, match="over"):
+        solve_ending(q)
+
+
+# --- the pruning is exact: a plain search of every line agrees ------------------------------
+
+def plain_value(st, turn, mover, rng):
+    """Every player's reward after st, every line of the turn played (no grouping, no cuts):
+    each chooser takes his best reward, a non-mover's ties going against the mover."""
+    n = int(st[S.PLAYERS])
+    if st[S.PHASE] == S.PH_OVER:
+        out = np.zeros(4)
+        rewards(st, out)
+        return out[:n]
+    assert st[S.TURN] == turn, "a line went past the turn: not a position for this check"
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    k = legal_moves(st, moves)
+    chooser = int(st[S.TO_ACT])
+    best = None
+    for a in moves[:k]:
+        child = st.copy()
+        apply_action(child, int(a), rng)
+        v = plain_value(child, turn, mover, rng)
+        if best is None or v[chooser] > best[chooser] or \
+                (chooser != mover and v[chooser] == best[chooser] and v[mover] < best[mover]):
+            best = v
+    return best
+
+
+def last_actions(players, want, seed):
+    """Positions from seeded greedy self-play at the mover's last action whose game is over
+    at the turn's end whatever he plays (the hands already lack more than the bag holds)."""
+    from tne_ai.agents import make_agent
+    found = []
+    g = 0
+    while len(found) < want and g < 40:
+        p = Position.new(players, seed=seed + g)
+        agents = [make_agent("greedy", seed=seed + 7 * g + i) for i in range(players)]
+        while not p.is_over():
+            st = p.st
+            if int(st[S.PHASE]) == S.PH_ACTION and int(st[S.ACTIONS_LEFT]) == 1 \
+                    and endgame.refill_need(st) > S.bag_total(st):
+                found.append(p.copy())
+                break
+            p.push(agents[p.to_act].choose(p))
+        g += 1
+    assert len(found) == want
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_grouping_and_cuts_change_no_value(players):
+    for p in last_actions(players, 2, seed=11 * players):
+        world = p.st.copy()             # the true hands: one world
+        r = solve_ending(world, worlds=1, seed=0)
+        mover = int(world[S.TO_ACT])
+        rng = make_rng(0)
+        for a, value, exact in r.moves:
+            child = world.copy()
+            apply_action(child, a, rng)
+            plain = plain_value(child, int(world[S.TURN]), mover, rng)
+            assert exact and value == plain[mover], (move_text(a), value, plain)
+
+
+def test_endgame_kernels_allocate_nothing():
+    from test_no_allocation import ALLOCATING, reached
+    import inspect
+    kernels = reached([endgame.exact_ending, endgame.ending_applies])
+    assert "tne_ai.search.endgame.line_value" in kernels
+    offenders = [n for n, d in kernels.items() if ALLOCATING.search(inspect.getsource(d.py_func))]
+    assert offenders == []
+
+
+def greedy_endings(players, game):
+    """The action decisions of a seeded greedy self-play game where ``ending_applies`` holds,
+    up to the first with one action left."""
+    from tne_ai.agents import make_agent
+    seed = 100 * players + game
+    p = Position.new(players, seed=seed)
+    agents = [make_agent("greedy", seed=seed + 7 * game + i) for i in range(players)]
+    out = []
+    while not p.is_over():
+        st = p.st
+        if int(st[S.PHASE]) == S.PH_ACTION and ending_applies(st):
+            out.append(p.copy())
+            if int(st[S.ACTIONS_LEFT]) == 1:
+                break
+        p.push(agents[p.to_act].choose(p))
+    return out
+
+
+@pytest.mark.parametrize("players, games", [(2, (2, 4)), (3, (0, 4)), (4, (1, 2))])
+def test_pruned_values_equal_every_line_played(players, games):
+    """Self-play endings with one and two actions left: wherever playing every line
+    (``prune=False``) gives an exact value, the pruned solver gives the same, exact."""
+    compared = 0
+    for game in games:
+        for p in greedy_endings(players, game):
+            plain = solve_ending(p.st.copy(), worlds=1, seed=0, prune=False)
+            fast = solve_ending(p.st.copy(), worlds=1, seed=0)
+            assert fast.stats[endgame.ST_LINES] < plain.stats[endgame.ST_LINES]
+            values = {a: (v, e) for a, v, e in fast.moves}
+            for a, v, e in plain.moves:
+                if e:
+                    compared += 1
+                    assert values[a] == (v, True), (move_text(a), values[a], v)
+    assert compared >= 20
+
+
+def test_same_seed_same_result_over_hidden_hands():
+    """A self-play ending seen by the mover (the rival's hand and the bag unknown): the
+    worlds are drawn from the seed, so the same seed gives the same values."""
+    p = greedy_endings(3, 0)[-1]
+    view = Position.from_json(p.to_json() | {"hands": [h if i == p.to_act else None
+                                                        for i, h in enumerate(p.to_json()["hands"])]})
+    a = solve_ending(view, worlds=3, seed=9)
+    b = solve_ending(view, worlds=3, seed=9)
+    assert a.moves == b.moves and len(a.moves) > 1
