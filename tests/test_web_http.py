@@ -34,20 +34,31 @@ def _error(r, status):
     return body["error"]
 
 
-def _wait(c, gid, seat, until, timeout=120):
+def _wait(c, gid, seat, until, timeout=120, key=None):
     deadline = time.monotonic() + timeout
     while True:
-        v = c.get(f"/api/games/{gid}" + (f"?seat={seat}" if seat is not None else "")).json()
+        v = c.get(f"/api/games/{gid}" + (f"?seat={seat}" if seat is not None else ""),
+                  headers=_h(key)).json()
         if until(v):
             return v
         assert time.monotonic() < deadline, "the server did not get there in time"
         time.sleep(0.05)
 
 
-def _new(c, seats, seed=1):
-    r = c.post("/api/games", json={"seats": seats, "seed": seed})
+def _new(c, seats, seed=1, hotseat=False):
+    r = c.post("/api/games", json={"seats": seats, "seed": seed, "hotseat": hotseat})
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def _keys(v):
+    """Seat -> key, from the links of a new game's answer (/#game=ID&seat=K&key=KEY)."""
+    return {e["seat"]: e["link"].rsplit("&key=", 1)[1] for e in v["links"]}
+
+
+def _h(key):
+    """The header that carries a seat's key (none for a watcher)."""
+    return {"X-Tne-Key": key} if key is not None else {}
 
 
 # --- the page and its files ------------------------------------------------------------------
@@ -82,7 +93,8 @@ def test_meta_levels_are_the_budget_ladder(client):
 # --- hostile and malformed requests ----------------------------------------------------------
 
 def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
-    gid = _new(client, ["human", "human"])["id"]
+    v = _new(client, ["human", "human"], hotseat=True)
+    gid, K = v["id"], _h(v["key"])
     saved = Path(client.app.state.store.directory, f"{gid}.json")
     _error(client.get("/api/nothing"), 404)
     _error(client.get("/api/games/../../etc/passwd"), 404)
@@ -106,15 +118,16 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
                  {"seat": 0, "move": "tile purple A1"}, {"seat": -1, "move": "pass"},
                  {"seat": 2, "move": "pass"}, {"seat": "0x", "move": "pass"},
                  {"seat": True, "move": "pass"}):
-        _error(client.post(f"/api/games/{gid}/move", json=body), 400)
+        _error(client.post(f"/api/games/{gid}/move", json=body, headers=K), 400)
     # legal-looking but wrong now: another player's turn, an illegal square, a decision
-    assert "player 0's move" in _error(client.post(f"/api/games/{gid}/move",
+    assert "player 0's move" in _error(client.post(f"/api/games/{gid}/move", headers=K,
                                                    json={"seat": 1, "move": "pass"}), 409)
-    assert "not legal" in _error(client.post(f"/api/games/{gid}/move",
+    assert "not legal" in _error(client.post(f"/api/games/{gid}/move", headers=K,
                                              json={"seat": 0, "move": "tile blue A1"}), 409)
-    _error(client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 1"}), 409)
-    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}), 409)
-    _error(client.post(f"/api/games/{gid}/hint", json={"seat": 1}), 409)
+    _error(client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 1"},
+                       headers=K), 409)
+    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=K), 409)
+    _error(client.post(f"/api/games/{gid}/hint", json={"seat": 1}, headers=K), 409)
     _error(client.get(f"/api/games/{gid}?seat=9"), 400)
     _error(client.get(f"/api/games/{gid}?seat=abc"), 400)
     assert "over" in _error(client.get(f"/api/games/{gid}/record"), 409)
@@ -130,7 +143,7 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
     _error(client.get("/api/analyses/nope/events"), 404)
     _error(client.post("/api/analyses/nope/stop"), 404)
     # none of it touched the game, in memory or on disk
-    v = client.get(f"/api/games/{gid}?seat=0").json()
+    v = client.get(f"/api/games/{gid}?seat=0", headers=K).json()
     assert v["log"] == [] and v["to_act"] == 0
     assert json.loads(saved.read_text())["moves"] == []
 
@@ -167,20 +180,24 @@ def test_mutated_positions_never_crash_the_server(tmp_path):
 
 
 def test_moves_against_an_ai_seat_are_refused(client):
-    gid = _new(client, ["greedy", "human"])["id"]
-    v = _wait(client, gid, 1, lambda v: v["to_act"] == 1)
+    v = _new(client, ["greedy", "human"])
+    gid = v["id"]
+    assert v["seat"] == 1 and list(_keys(v)) == [1]  # the AI seat's key is not given out
+    v = _wait(client, gid, 1, lambda v: v["to_act"] == 1, key=v["key"])
     assert [e["by"] for e in v["log"]] == ["ai", "ai"]
     assert "played by greedy" in _error(client.post(f"/api/games/{gid}/move",
                                                     json={"seat": 0, "move": "pass"}), 403)
+    # nor may anyone read the AI seat's view (its hand)
+    _error(client.get(f"/api/games/{gid}?seat=0"), 403)
 
 
 # --- views: what a seat may see --------------------------------------------------------------
 
 def test_a_seat_sees_only_its_own_hand_and_no_bag(client):
     v = _new(client, ["human", "human", "human"], seed=2)
-    gid = v["id"]
+    gid, keys = v["id"], _keys(v)
     for seat in (0, 1, 2):
-        v = client.get(f"/api/games/{gid}?seat={seat}").json()
+        v = client.get(f"/api/games/{gid}?seat={seat}", headers=_h(keys[seat])).json()
         hands = v["position"]["hands"]
         assert [h is not None for h in hands] == [i == seat for i in range(3)]
         assert sum(hands[seat].values()) == 6
@@ -190,29 +207,31 @@ def test_a_seat_sees_only_its_own_hand_and_no_bag(client):
     watcher = client.get(f"/api/games/{gid}").json()
     assert watcher["position"]["hands"] == [None, None, None] and watcher["legal"] == []
     # the position export of a seat is the same view
-    assert client.get(f"/api/games/{gid}/position?seat=1").json() == \
-        client.get(f"/api/games/{gid}?seat=1").json()["position"]
+    assert client.get(f"/api/games/{gid}/position?seat=1", headers=_h(keys[1])).json() == \
+        client.get(f"/api/games/{gid}?seat=1", headers=_h(keys[1])).json()["position"]
 
 
 def test_swaps_of_others_show_only_the_tile_count(client):
     v = _new(client, ["human", "human"], seed=5)
-    gid = v["id"]
+    gid, keys = v["id"], _keys(v)
     hand = v["position"]["hands"][0]
     letters = "".join(c[0] if c != "black" else "k" for c in ("red", "blue", "green", "black")
                       for _ in range(min(hand[c], 1)))[:2]
-    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": f"swap {letters}"})
-    mine = client.get(f"/api/games/{gid}?seat=0").json()["log"][0]["move"]
-    theirs = client.get(f"/api/games/{gid}?seat=1").json()["log"][0]["move"]
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": f"swap {letters}"},
+                headers=_h(keys[0]))
+    mine = client.get(f"/api/games/{gid}?seat=0", headers=_h(keys[0])).json()["log"][0]["move"]
+    theirs = client.get(f"/api/games/{gid}?seat=1", headers=_h(keys[1])).json()["log"][0]["move"]
     assert mine.startswith("swap ") and len(mine.split()[1]) == 2
     assert theirs == "swap 2 tiles"
 
 
 def test_the_hint_is_searched_from_the_seats_view(client):
-    gid = _new(client, ["human", "random"], seed=8)["id"]
-    r = client.post(f"/api/games/{gid}/hint", json={"seat": 0})
+    v = _new(client, ["human", "random"], seed=8)
+    gid, K = v["id"], _h(v["key"])
+    r = client.post(f"/api/games/{gid}/hint", json={"seat": 0}, headers=K)
     assert r.status_code == 200
     h = r.json()
-    legal = client.get(f"/api/games/{gid}?seat=0").json()["legal"]
+    legal = client.get(f"/api/games/{gid}?seat=0", headers=K).json()["legal"]
     assert h["move"] in legal and h["iterations"] == 4000
     assert h["top"][0]["move"] == h["move"] and 0 < h["top"][0]["share"] <= 1
 
@@ -223,17 +242,18 @@ def test_a_revolt_is_spelled_out_and_undo_takes_it_back(client):
     r = client.post("/api/games/upload", json={"seats": ["human", "random"], "seed": 0,
                                                "data": REVOLT})
     v = r.json()
-    gid = v["id"]
+    gid, K = v["id"], _h(v["key"])
     before = v["position"]
-    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "leader red B3"}).json()
+    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "leader red B3"},
+                    headers=K).json()
     # the revolt worked out in test_web_browser: attacker 1 on the board, defender 3
     assert v["conflict"] == {"kind": "revolt", "colour": "red", "attacker": 0, "defender": 1,
                              "attacker_board": 1, "defender_board": 3, "attacker_commit": None}
     assert v["legal"] == ["commit 0", "commit 1", "commit 2", "commit 3"]
-    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"})
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"}, headers=K)
     # the defender (random) holds no red tile: commit 0; 1 + 2 = 3 against 3: a tie, the
     # defender keeps his leader, player 0's red leader goes back, player 1 scores 1 red
-    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3)
+    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3, key=K["X-Tne-Key"])
     assert v["log"][2]["move"] == "commit 0" and v["log"][2]["by"] == "ai"
     assert v["log"][2]["outcome"] == ("revolt (red): player 0 1+2 = 3 against player 1 3+0 = 3:"
                                       " player 1 wins (ties go to the defender); player 0's red "
@@ -241,9 +261,9 @@ def test_a_revolt_is_spelled_out_and_undo_takes_it_back(client):
     assert v["position"]["scores"][1]["red"] == 1
     assert v["position"]["hands"][0]["red"] == 1
     # undo: back to before player 0's last move (commit 2), then once more to the start
-    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}).json()
+    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=K).json()
     assert [e["move"] for e in v["log"]] == ["leader red B3"] and v["legal"][-1] == "commit 3"
-    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}).json()
+    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=K).json()
     assert v["log"] == [] and v["position"] == before and not v["can_undo"]
 
 
@@ -267,12 +287,13 @@ WAR = dict(REVOLT,
 def test_a_war_is_spelled_out(client):
     v = client.post("/api/games/upload", json={"seats": ["human", "random"], "seed": 0,
                                                "data": WAR}).json()
-    gid = v["id"]
-    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "tile green D6"}).json()
+    gid, key = v["id"], v["key"]
+    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "tile green D6"},
+                    headers=_h(key)).json()
     assert v["position"]["pending"]["kind"] == "war"
     assert (v["conflict"]["attacker_board"], v["conflict"]["defender_board"]) == (1, 2)
-    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"})
-    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3)
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"}, headers=_h(key))
+    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3, key=key)
     assert v["log"][2]["outcome"] == (
         "war around D6 (black): player 0 1+2 = 3 against player 1 2+0 = 2: player 0 wins; "
         "player 1's black leader back to supply; removed 2 black tile(s); player 0 scores 3 black")
@@ -383,20 +404,22 @@ def test_restart_continues_ai_games_with_identical_state(tmp_path):
 def test_restart_mid_game_with_a_human(tmp_path):
     d = str(tmp_path / "games")
     with TestClient(create_app(d, "random")) as c:
-        gid = _new(c, ["human", "random"], seed=4)["id"]
+        v = _new(c, ["human", "random"], seed=4)
+        gid, key = v["id"], v["key"]
         for m in ("pass", "pass"):
-            c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": m})
-        before = _wait(c, gid, 0, lambda v: v["to_act"] == 0 and len(v["log"]) == 4)
+            c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": m}, headers=_h(key))
+        before = _wait(c, gid, 0, lambda v: v["to_act"] == 0 and len(v["log"]) == 4, key=key)
     # a file the browser could never write, and a stray one, do not stop the server
     Path(d, "0123456789ab.json").write_text("{broken")
     Path(d, "notes.txt").write_text("x")
     with TestClient(create_app(d, "random")) as c:
-        after = c.get(f"/api/games/{gid}?seat=0").json()
-        for key in ("position", "log", "legal", "to_act", "seats"):
-            assert after[key] == before[key]
+        after = c.get(f"/api/games/{gid}?seat=0", headers=_h(key)).json()
+        for field in ("position", "log", "legal", "to_act", "seats"):
+            assert after[field] == before[field]
         assert {g["id"] for g in c.get("/api/games").json()["games"]} == {gid}
         assert any("0123456789ab" in e for e in c.app.state.store.load_errors)
-        v = c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"}).json()
+        v = c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"},
+                   headers=_h(key)).json()
         assert len(v["log"]) == 5
 
 
