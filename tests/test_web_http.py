@@ -148,6 +148,67 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
     assert json.loads(saved.read_text())["moves"] == []
 
 
+def test_hostile_numbers_bodies_and_headers_get_a_4xx(client):
+    v = _new(client, ["human", "human"], hotseat=True)
+    gid, K = v["id"], _h(v["key"])
+    game = f"/api/games/{gid}"
+    seats = '"seats": ["human", "human"]'
+    huge = "1" + "0" * 4999                       # 5,000 digits
+    deep = '{"a":' * 30000
+    for path, body in (
+            ("/api/games", f'{{{seats}, "seed": {huge}}}'),
+            ("/api/games", f'{{{seats}, "seed": 1e309}}'),
+            ("/api/games", f'{{{seats}, "seed": {"9" * 400}}}'),   # above 10^308
+            ("/api/games", f'{{{seats}, "seed": "\u00b2"}}'),
+            ("/api/games", f'{{{seats}, "seed": NaN}}'),
+            ("/api/games", f'{{{seats}, "hotseat": "yes"}}'),
+            ("/api/games", f'{{"seats": {"[" * 50000}'),
+            ("/api/games", f'{{"seats": {deep}'),
+            ("/api/games/upload", f'{{{seats}, "seed": {huge}, "data": {{}}}}'),
+            (f"{game}/move", f'{{"seat": "\u00b2", "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": "\u0661", "move": "pass"}}'),   # Arabic-Indic one
+            (f"{game}/move", f'{{"seat": {huge}, "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": 1e400, "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": 0.0, "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": [0], "move": "pass"}}'),
+            (f"{game}/undo", f'{{"seat": {"9" * 400}}}'),
+            (f"{game}/hint", '{"seat": "\u00b2"}'),
+            ("/api/analyses", f'{{"position": {{}}, "iterations": {huge}}}'),
+            ("/api/analyses", '{"position": {}, "iterations": 1e309}'),
+            ("/api/analyses", f'{{"position": {{}}, "seed": {"9" * 400}}}'),
+            ("/api/positions/check", f'{{"position": {"[" * 200000}'),
+            ("/api/positions/check", f'{{"position": {{}}, "seed": "\u00b2"}}')):
+        _error(client.post(path, content=body.encode(), headers=K), 400)
+    for raw in (b'{"seats": ["\xc3("]}', b'{"seats": ["human", "human"], "x": "\xff"}'):
+        _error(client.post("/api/games", content=raw), 400)   # not UTF-8
+    for query in ("seat=\u00b2", "seat=%C2%B2", "seat=%D9%A1", f"seat={huge}", "seat=0x1",
+                  "seat=-1", "seat=%ff", "seat=1e3", "seat=0.0"):
+        _error(client.get(f"{game}?{query}", headers=K), 400)
+        _error(client.get(f"{game}/position?{query}", headers=K), 400)
+    # hostile headers: a content-length that is not ASCII digits, huge, or negative
+    for length in ("\u00b2".encode("utf-8"), b"\xb2", b"1" * 5000, b"-1", b"1_0"):
+        _error(client.post("/api/games", content=b"{}", headers={"content-length": length}),
+               400)
+    _error(client.post("/api/games", content=b"{}", headers={"content-length": b"9" * 20}), 413)
+    # none of it touched the game
+    assert client.get(f"{game}?seat=0", headers=K).json()["log"] == []
+
+
+def test_an_unexpected_error_is_one_json_line_and_one_log_line(client, monkeypatch, capfd):
+    """The outermost guard: an exception no handler expects (here a fault planted in the
+    store) is a 500 with a one-line JSON error, and the log gets one line, no traceback;
+    the exception does not reach the server (TestClient would raise it)."""
+    def broken(gid):
+        raise RuntimeError("planted\nfault")
+    monkeypatch.setattr(client.app.state.store, "get", broken)
+    r = client.get("/api/games/0123456789ab")
+    assert r.status_code == 500 and r.json() == {"error": "internal error: RuntimeError"}
+    err = capfd.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines() == ["tne serve: internal error on GET /api/games/0123456789ab: "
+                                "RuntimeError: planted fault"]
+
+
 def _mutate(d, rng, depth=0):
     """d with one value somewhere replaced, removed or set to a hostile value."""
     values = [None, -1, 0, 7, 10 ** 12, "x", "", [], {}, [None], True, 1.5, "Z99", "rrrr",
@@ -189,6 +250,92 @@ def test_moves_against_an_ai_seat_are_refused(client):
                                                     json={"seat": 0, "move": "pass"}), 403)
     # nor may anyone read the AI seat's view (its hand)
     _error(client.get(f"/api/games/{gid}?seat=0"), 403)
+
+
+# --- seat keys -------------------------------------------------------------------------------
+
+def test_a_seat_needs_its_key(client):
+    v = _new(client, ["human", "human"], seed=3)
+    gid, keys = v["id"], _keys(v)
+    # each human seat has its own key, in its link; the maker's answer is seat 0 with its key
+    assert v["seat"] == 0 and v["key"] == keys[0] and not v["hotseat"]
+    assert [e["link"] for e in v["links"]] == [f"/#game={gid}&seat={i}&key={keys[i]}"
+                                               for i in (0, 1)]
+    assert keys[0] != keys[1] and all(re.fullmatch(r"[A-Za-z0-9_-]{22}", k) for k in keys.values())
+    seat1 = f"/api/games/{gid}?seat=1"
+    # without a key, with another seat's key, with a wrong or a hostile one: 403
+    for headers in ({}, _h(keys[0]), _h(keys[1][:-1]), _h(keys[1] + "x"), _h("x" * 5000),
+                    {"X-Tne-Key": "é".encode("latin-1")}):
+        assert "seat 1" in _error(client.get(seat1, headers=headers), 403)
+    _error(client.get(seat1 + f"&key={keys[0]}"), 403)
+    _error(client.get(f"/api/games/{gid}/position?seat=1"), 403)
+    # with it (the header or the key parameter): 200, seat 1's own hand
+    for r in (client.get(seat1, headers=_h(keys[1])), client.get(seat1 + f"&key={keys[1]}")):
+        assert r.status_code == 200 and r.json()["seat"] == 1
+        assert [h is not None for h in r.json()["position"]["hands"]] == [False, True]
+    assert client.get(f"/api/games/{gid}/position?seat=1&key={keys[1]}").status_code == 200
+    # moves, undo and hint need the key of the seat they name
+    move = {"seat": 0, "move": "pass"}
+    _error(client.post(f"/api/games/{gid}/move", json=move), 403)
+    _error(client.post(f"/api/games/{gid}/move", json=move, headers=_h(keys[1])), 403)
+    _error(client.post(f"/api/games/{gid}/hint", json={"seat": 0}, headers=_h(keys[1])), 403)
+    assert client.post(f"/api/games/{gid}/move", json=move, headers=_h(keys[0])).status_code == 200
+    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=_h(keys[1])), 403)
+    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}), 403)
+    assert client.get(seat1, headers=_h(keys[1])).json()["log"][0]["move"] == "pass"
+    # a watcher (no seat) needs no key and sees no hand; no answer but the maker's holds a key
+    watcher = client.get(f"/api/games/{gid}")
+    assert watcher.status_code == 200 and watcher.json()["position"]["hands"] == [None, None]
+    for r in (watcher, client.get("/api/games"), client.get(seat1, headers=_h(keys[1])),
+              client.get(f"/api/games/{gid}?seat=0", headers=_h(keys[0]))):
+        assert keys[0] not in r.text and keys[1] not in r.text
+
+
+def test_hot_seat_games_share_one_key_among_the_human_seats(client):
+    v = _new(client, ["human", "random", "human"], seed=3, hotseat=True)
+    gid, keys = v["id"], _keys(v)
+    assert v["hotseat"] and keys == {0: v["key"], 2: v["key"]}
+    for seat in (0, 2):
+        assert client.get(f"/api/games/{gid}?seat={seat}", headers=_h(v["key"])).json()[
+            "position"]["hands"][seat] is not None
+    # the AI seat's key is its own, never given out
+    _error(client.get(f"/api/games/{gid}?seat=1", headers=_h(v["key"])), 403)
+
+
+def test_keys_survive_a_restart(tmp_path):
+    d = str(tmp_path / "games")
+    with TestClient(create_app(d, "random")) as c:
+        v = _new(c, ["human", "human"], seed=6)
+        gid, keys = v["id"], _keys(v)
+    saved = json.loads(Path(d, f"{gid}.json").read_text())
+    assert saved["format"] == "tne-web-game/2" and saved["keys"] == [keys[0], keys[1]]
+    with TestClient(create_app(d, "random")) as c:
+        _error(c.get(f"/api/games/{gid}?seat=1"), 403)
+        _error(c.get(f"/api/games/{gid}?seat=1", headers=_h(keys[0])), 403)
+        assert c.get(f"/api/games/{gid}?seat=1", headers=_h(keys[1])).status_code == 200
+        assert c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"},
+                      headers=_h(keys[0])).status_code == 200
+
+
+def test_a_game_saved_without_keys_becomes_a_hot_seat_game_with_new_keys(tmp_path):
+    d = tmp_path / "games"
+    d.mkdir()
+    start = Position.new(2, seed=4).to_json()
+    old = {"format": "tne-web-game/1", "id": "00000000000a", "seats": ["human", "human"],
+           "seed": 4, "created": 1.0, "start": start, "moves": ["pass"], "by": ["human"]}
+    (d / "00000000000a.json").write_text(json.dumps(old))
+    with TestClient(create_app(str(d), "random")) as c:
+        store = c.app.state.store
+        assert [g.id for g in store.upgraded] == ["00000000000a"]
+        game = store.games["00000000000a"]
+        assert game.hotseat and game.keys[0] == game.keys[1]
+        _error(c.get("/api/games/00000000000a?seat=0"), 403)
+        v = c.get("/api/games/00000000000a?seat=1", headers=_h(game.keys[0])).json()
+        assert v["log"][0]["move"] == "pass" and v["hotseat"]
+    # saved again at once in the new format, with those keys
+    saved = json.loads((d / "00000000000a.json").read_text())
+    assert saved["format"] == "tne-web-game/2" and saved["keys"] == game.keys
+    assert saved["moves"] == ["pass"]
 
 
 # --- views: what a seat may see --------------------------------------------------------------
@@ -423,6 +570,38 @@ def test_restart_mid_game_with_a_human(tmp_path):
         assert len(v["log"]) == 5
 
 
+def test_temporaries_of_a_killed_save_are_removed_at_start(tmp_path):
+    d = tmp_path / "games"
+    with TestClient(create_app(str(d), "random")) as c:
+        v = _new(c, ["human", "random"], seed=2)
+    gid = v["id"]
+    # what a SIGKILL during GameStore.save leaves: the temporary, never renamed
+    for name in (f"{gid}.json.140234.tmp", "0123456789ab.json.77.tmp"):
+        (d / name).write_text('{"format": "tne-web-game/2", "half a')
+    (d / "notes.tmp").write_text("not the server's: left alone")
+    with TestClient(create_app(str(d), "random")) as c:
+        assert sorted(c.app.state.store.removed_tmp) == ["0123456789ab.json.77.tmp",
+                                                         f"{gid}.json.140234.tmp"]
+        assert c.get(f"/api/games/{gid}?seat=0", headers=_h(v["key"])).status_code == 200
+    assert sorted(os.listdir(d)) == [f"{gid}.json", "notes.tmp"]
+
+
+def test_a_move_that_cannot_be_saved_is_not_acknowledged(client, monkeypatch):
+    v = _new(client, ["human", "human"], hotseat=True)
+    gid, K = v["id"], _h(v["key"])
+    store = client.app.state.store
+    saved = Path(store.directory, f"{gid}.json")
+
+    def full(game):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(store, "save", full)
+    assert "could not be saved" in _error(client.post(
+        f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"}, headers=K), 503)
+    # the game is as its file says: no move
+    assert client.get(f"/api/games/{gid}?seat=0", headers=K).json()["log"] == []
+    assert json.loads(saved.read_text())["moves"] == []
+
+
 # --- the command -----------------------------------------------------------------------------
 
 def test_serve_refuses_a_bad_ai_spec_in_one_line(tmp_path):
@@ -457,3 +636,53 @@ def test_serve_prints_its_url_and_answers(tmp_path):
     finally:
         proc.terminate()
         proc.wait(60)
+
+
+def _serve_fails(args, cwd):
+    """`tne serve ARGS` in a subprocess: it must stop by itself with exit 2 and one line."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, str(ROOT / "cli.py"), "serve", "--ai", "random", *args],
+                       capture_output=True, text=True, cwd=cwd, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert r.stdout == "" and r.stderr.count("\n") == 1, r.stderr[-2000:]
+    assert r.stderr.startswith("tne: error: ") and "Traceback" not in r.stderr
+    return r.stderr
+
+
+@pytest.mark.parametrize("games_dir, reason", [
+    ("a-file", "exists and is not a directory"),
+    ("/dev/null", "exists and is not a directory"),
+    ("", "empty"),
+    ("/proc/tne-games", "No such file or directory"),
+    ("/proc/1", "cannot use it"),
+    ("x" * 300, "File name too long"),
+    ("a-file/games", "Not a directory"),
+])
+def test_serve_refuses_a_games_dir_it_cannot_use_in_one_line(tmp_path, games_dir, reason):
+    from web_support import free_port
+    (tmp_path / "a-file").write_text("x")
+    err = _serve_fails(["--port", str(free_port()), "--games-dir", games_dir], tmp_path)
+    assert err.startswith("tne: error: --games-dir: ") and reason in err
+    assert sorted(os.listdir(tmp_path)) == ["a-file"]
+
+
+def test_serve_refuses_a_bad_host_or_port_in_one_line(tmp_path):
+    import socket
+    from web_support import free_port
+    games = str(tmp_path / "g")
+    assert "--host: at most 253 characters" in _serve_fails(
+        ["--host", "h" * 5000, "--games-dir", games], tmp_path)
+    assert "--host 'no-such-host.invalid': does not resolve" in _serve_fails(
+        ["--host", "no-such-host.invalid", "--port", str(free_port()), "--games-dir", games],
+        tmp_path)
+    for port in ("0", "65536", "1_0", "\u00b2", "8" * 5000):
+        assert "--port" in _serve_fails(["--port", port, "--games-dir", games], tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert f"cannot listen on 127.0.0.1:{port} (Address already in use)" in _serve_fails(
+            ["--port", str(port), "--games-dir", games], tmp_path)
+    # nothing was written: the games directory is made only once host and port are taken
+    assert os.listdir(tmp_path) == []

@@ -51,8 +51,8 @@ from ..io.json_reader import parse_int, read_json
 from ..notation import move_text
 from ..position import Position
 from . import views
-from .games import (HUMAN, LEVELS, Analysis, GameStore, RequestError, hint, legal_codes,
-                    prepare_games_dir)
+from .games import (HINT_ITERATIONS, HUMAN, LEVELS, Analysis, GameStore, RequestError, hint,
+                    legal_codes, prepare_games_dir)
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 MAX_BODY = 1 << 20              # bytes of a request body
@@ -172,7 +172,8 @@ class _Guard:
                 await send({"type": "http.response.body", "body": body})
 
 
-def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2):
+def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
+               hint_iterations=HINT_ITERATIONS):
     """The application; games are saved in ``games_dir`` (None: kept in memory only)."""
     store = GameStore(games_dir, default_ai, ai_workers)
     analyses = {}
@@ -263,7 +264,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2):
         game = store.get(request.path_params["gid"])
         data = await _body(request)
         seat = _seat_of(request, game, data.get("seat"), human=True)
-        return JSONResponse(await run_in_threadpool(hint, game, seat))
+        return JSONResponse(await run_in_threadpool(hint, game, seat, hint_iterations))
 
     @_api
     async def game_position(request):
@@ -415,7 +416,7 @@ def listening_socket(host, port):
         sock.bind(address)
     except OSError as e:
         sock.close()
-        raise TneError(f"--port {port}: cannot listen on {L.clip(host, 60)}:{port} "
+        raise TneError(f"--host/--port: cannot listen on {L.clip(host, 60)}:{port} "
                        f"({e.strerror or type(e).__name__})") from None
     return sock
 
@@ -434,7 +435,7 @@ def serve(host="127.0.0.1", port=8000, ai="mcts:iterations=2000", games_dir="tne
         try:
             prepare_games_dir(games_dir)
         except TneError as e:
-            raise TneError(f"--games-dir {e}") from None
+            raise TneError(f"--games-dir: {e}") from None
         app = create_app(games_dir, ai)
         store = app.state.store
         echo(f"tne serve: http://{host}:{port}/ (games in {os.path.abspath(games_dir)}; "
