@@ -71,6 +71,23 @@ def rss_kb(pid, field="VmRSS"):
     return None
 
 
+def raw_request(url, data):
+    """Send ``data`` as it is on a new connection (what an HTTP client library would refuse to
+    send); the status of the answer, or None if the server closed without one."""
+    host, port = url.rsplit("/", 1)[-1].split(":")
+    with socket.create_connection((host, int(port)), timeout=60) as s:
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    parts = answer.split(b" ", 2)
+    return int(parts[1]) if len(parts) > 2 and parts[1].isdigit() else None
+
+
 def hostile(rng, gid, keys):
     """One hostile request (method, path, body bytes or None, headers) against game gid."""
     game = f"/api/games/{gid}"
@@ -85,7 +102,15 @@ def hostile(rng, gid, keys):
         ("POST", "/api/games", b'{"a":' * 30000, {}),
         ("POST", "/api/games", b'{"seats": ["\xc3("]}', {}),
         ("POST", "/api/games", b" " * (1 << 20) + b"{}", {}),
-        ("POST", "/api/games", b"{}", {"content-length": "²".encode()}),
+        ("RAW", "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: ²\r\n\r\n{}".encode(),
+         None, {}),
+        ("RAW", b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: " + b"9" * 5000 +
+         b"\r\n\r\n{}", None, {}),
+        ("RAW", b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 200000 + b"\r\n\r\n",
+         None, {}),
+        ("RAW", b"GET /api/meta HTTP/1.1\r\nHost: \xc3(\xff\r\nX-Tne-Key: \x00\x01\r\n\r\n",
+         None, {}),
+        ("RAW", b"\xc3( /\xff HTTP/9.9\r\n\r\n", None, {}),
         ("POST", "/api/games/upload", b'{"seats": ["human", "ai"], "data": [[[1]]]}', {}),
         ("GET", f"{game}?seat=²", None, {}),
         ("GET", f"{game}?seat={HUGE}", None, {}),
@@ -158,6 +183,12 @@ class Slot(threading.Thread):
             gid, keys = game
             if self.rng.random() < 0.35:
                 method, path, body, headers = hostile(self.rng, gid, keys)
+                if method == "RAW":   # malformed HTTP: the server's HTTP layer answers a 4xx
+                    status = raw_request(self.url, path)
+                    self.note("raw", status)
+                    if status is None or not 400 <= status < 500:
+                        self.failures.append(f"raw {path[:60]!r}: {status}")
+                    continue
                 r = http.request(method, path, content=body, headers=headers)
                 self.note("hostile", r.status_code)
                 ok = 400 <= r.status_code < 500
@@ -264,9 +295,9 @@ def main():
     server_log = log.read()
     if "Traceback" in server_log or "internal error" in server_log:
         failures.append("the server's log holds a traceback or an internal error")
-    five = sum(n for k, n in stats.items() if k.split()[1].startswith("5"))
+    five = sum(n for k, n in stats.items() if k.split()[1].startswith(("5", "None")))
     if five:
-        failures.append(f"{five} answers with a 5xx status")
+        failures.append(f"{five} answers with a 5xx status or none")
     if last > first * 1.25 + 64 * 1024:
         failures.append(f"memory grew: peak VmRSS {first} kB in the first tenth, {last} kB in "
                         "the last")
@@ -275,7 +306,7 @@ def main():
     summary = {
         "seconds": args.seconds, "games": args.games, "ai": args.ai,
         "games_played": len(acked), "requests": dict(sorted(stats.items())),
-        "hostile": sum(n for k, n in stats.items() if k.startswith("hostile")),
+        "hostile": sum(n for k, n in stats.items() if k.startswith(("hostile", "raw"))),
         "moves_in_acknowledged_logs": sum(len(m) for _, _, m in acked.values()),
         "games_checked_after_restart": len(acked), "games_with_lost_moves": lost,
         "tmp_files_left_by_the_kill": len(leftovers),
