@@ -14,6 +14,7 @@ view or move without its key.  Every answer is checked: a hostile request must g
 a one-line JSON error, a player's request a 200 (or the 409 of a race with the AI), and no
 answer may be a 5xx.
 
+Before the clock starts, one move against the AI warms the server up (numba's kernels load).
 The server's resident memory (VmRSS of /proc/PID/status) is sampled every second; the peak of
 the first and of the last tenth of the run are reported (memory flat: the last within 25% +
 64 MB of the first).  At the deadline the server is killed with SIGKILL while the clients are
@@ -58,6 +59,22 @@ def start_server(port, games_dir, ai, log):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"web_soak: the server did not start (exit {proc.poll()})")
             time.sleep(0.2)
+
+
+def warm_up(url, timeout=900):
+    """One move against the AI and its answer, before the clock starts: the first calls of
+    the rules and the search load (or, in a fresh checkout, compile) numba's kernels, which
+    can take minutes on a loaded machine."""
+    http = httpx.Client(base_url=url, timeout=timeout)
+    v = http.post("/api/games", json={"seats": ["human", "ai"], "seed": 0}).json()
+    key = {"X-Tne-Key": v["key"]}
+    http.post(f"/api/games/{v['id']}/move", json={"seat": 0, "move": "pass"}, headers=key)
+    http.post(f"/api/games/{v['id']}/move", json={"seat": 0, "move": "pass"}, headers=key)
+    deadline = time.monotonic() + timeout
+    while http.get(f"/api/games/{v['id']}?seat=0", headers=key).json()["to_act"] != 0:
+        if time.monotonic() > deadline:
+            raise SystemExit("web_soak: the AI did not move during the warm-up")
+        time.sleep(0.5)
 
 
 def rss_kb(pid, field="VmRSS"):
@@ -249,6 +266,7 @@ def main():
     proc = start_server(port, games_dir, args.ai, log)
     failures = []
     try:
+        warm_up(url)
         stats, lock = {}, threading.Lock()
         t0 = time.monotonic()
         deadline = t0 + args.seconds

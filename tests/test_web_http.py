@@ -580,10 +580,10 @@ def test_temporaries_of_a_killed_save_are_removed_at_start(tmp_path):
         (d / name).write_text('{"format": "tne-web-game/2", "half a')
     (d / "notes.tmp").write_text("not the server's: left alone")
     with TestClient(create_app(str(d), "random")) as c:
+        assert sorted(os.listdir(d)) == [f"{gid}.json", "notes.tmp"]
         assert sorted(c.app.state.store.removed_tmp) == ["0123456789ab.json.77.tmp",
                                                          f"{gid}.json.140234.tmp"]
         assert c.get(f"/api/games/{gid}?seat=0", headers=_h(v["key"])).status_code == 200
-    assert sorted(os.listdir(d)) == [f"{gid}.json", "notes.tmp"]
 
 
 def test_a_move_that_cannot_be_saved_is_not_acknowledged(client, monkeypatch):
