@@ -10,7 +10,8 @@ hostile literal: 5,000-digit integers, numbers above 1e308, NaN, deep nesting, w
 or raw bytes: invalid UTF-8, nesting 100,000 deep, over the size limit).
 
 The contract (README, `tne serve`): an answer is a 2xx, or a 4xx whose body is one JSON
-object ``{"error": "<one line>"}``; never a 5xx, never a traceback in the log.
+object ``{"error": "<one line>"}``; never a 5xx, never a traceback in the log; and a view
+holds no hand but its seat's, and no bag.
 
 A plain run draws a few hundred examples; ``pytest -m fuzz`` draws 10,000 (tests/conftest.py).
 """
@@ -179,6 +180,14 @@ def test_no_request_gets_a_5xx(server, data, capfd):
     if r.status_code >= 400:
         body = r.json()
         assert list(body) == ["error"] and "\n" not in body["error"], r.text[:300]
+    elif "application/json" in r.headers.get("content-type", ""):
+        body = r.json()
+        if isinstance(body, dict) and "position" in body:   # a seat's view: its hand only
+            hands = body["position"]["hands"]
+            assert [i for i, h in enumerate(hands) if h is not None] in ([], [body["seat"]])
+            assert "bag" not in body["position"]
+        if isinstance(body, dict) and body.get("format") == "tne-position/1":  # an export
+            assert sum(h is not None for h in body["hands"]) <= 1 and "bag" not in body
     err = capfd.readouterr().err
     assert "Traceback" not in err and "internal error" not in err, err[-2000:]
 

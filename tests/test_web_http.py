@@ -686,3 +686,19 @@ def test_serve_refuses_a_bad_host_or_port_in_one_line(tmp_path):
             ["--port", str(port), "--games-dir", games], tmp_path)
     # nothing was written: the games directory is made only once host and port are taken
     assert os.listdir(tmp_path) == []
+
+
+def test_a_short_soak_loses_nothing(tmp_path):
+    """bench/web_soak.py for 20 s (the full run, 10 minutes, is in bench/README.md): 20
+    games with hostile requests mixed in, no 5xx, then SIGKILL and restart with every
+    acknowledged move still there."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "web_soak.py"), "--seconds", "20",
+                        "--games", "20", "--ai", "random", "--games-dir", str(tmp_path / "g")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)
+    summary = json.loads(r.stdout)
+    assert r.returncode == 0 and summary["failures"] == [], (r.stdout[-3000:], r.stderr[-2000:])
+    assert summary["hostile"] > 0 and summary["games_checked_after_restart"] >= 20
+    assert summary["moves_in_acknowledged_logs"] > 0
+    assert not any(k.split()[1].startswith("5") for k in summary["requests"])
