@@ -293,6 +293,8 @@ def main():
         tenth = args.seconds / 10
         first = max((kb for t, kb in samples if t <= tenth), default=0)
         last = max((kb for t, kb in samples if t >= args.seconds - tenth), default=0)
+        by_tenth = [round(max((kb for t, kb in samples if k * tenth <= t < (k + 1) * tenth),
+                              default=0) / 1024, 1) for k in range(10)]
         acked = {}
         for s in slots:
             failures += s.failures
@@ -337,6 +339,7 @@ def main():
         "tmp_files_left_by_the_kill": len(leftovers),
         "peak_rss_mb_first_tenth": round(first / 1024, 1),
         "peak_rss_mb_last_tenth": round(last / 1024, 1),
+        "peak_rss_mb_by_tenth": by_tenth, "games_kept_at_the_end": len(acked) + 1,
         "server_log_lines": len(server_log.splitlines()),
         "failures": failures[:20], "failure_count": len(failures),
     }
