@@ -505,14 +505,20 @@ def _line_reader():
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (a name that resolves, at most 253 characters).")
+@click.option("--port", type=_Int(1, 65535), default=8000, show_default=True)
 @click.option("--ai", "ai_spec", default="mcts:iterations=2000", show_default=True,
               metavar="SPEC", help="The agent a seat set to 'server AI' plays.")
-@click.option("--games-dir", type=click.Path(file_okay=False), default="tne-games",
-              show_default=True, help="Where games are saved as they go (a restart continues them).")
+@click.option("--games-dir", default="tne-games", show_default=True,
+              help="Where games are saved as they go (a restart continues them); created if "
+                   "missing, must be a directory the server can write in.")
 def serve(host, port, ai_spec, games_dir):
-    """Play, set up and analyse positions in the browser (needs the web extra)."""
+    """Play, set up and analyse positions in the browser (needs the web extra).
+
+    The host, the port and the games directory are checked before the server starts: a
+    host that does not resolve, a port in use, or a games directory that is a file or
+    cannot be written is one error line (exit 2)."""
     try:
         from tne_ai.web.app import serve as run_server
     except ImportError as e:

@@ -36,6 +36,7 @@ def client(url, seed, deadline, ai, out):
     v = http.post("/api/games", json={"seats": ["human", ai], "seed": seed}).json()
     out["create"].append(time.perf_counter() - t)
     gid = v["id"]
+    http.headers["X-Tne-Key"] = v["key"]  # seat 0's key (tne_ai/web/app.py, seat keys)
     while time.perf_counter() < deadline and not v["over"]:
         if v["legal"]:
             moves = v["legal"]

@@ -35,7 +35,8 @@ def main():
     url = f"http://127.0.0.1:{PORT}"
     api = httpx.Client(base_url=url, timeout=60)
     v = api.post("/api/games", json={"seats": ["human", "casual"], "seed": 2}).json()
-    gid = v["id"]
+    gid, link = v["id"], v["links"][0]["link"]   # seat 0's link, with its key
+    api.headers["X-Tne-Key"] = v["key"]
     # player 0 places tiles from his hand on the first legal square next to a temple ...
     plan = ["tile red G3", "tile green G4", "tile black L2", "tile blue M3", "leader black G2",
             "tile red G5", "leader green H4", "tile black H5"]
@@ -53,7 +54,7 @@ def main():
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = b.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(f"{url}/#game={gid}&seat=0")
+        page.goto(url + link)
         page.wait_for_function("['your-move', 'decision'].includes(document.body.dataset.state)")
         page.click(".hand-tile:not([disabled])")
         page.screenshot(path=os.path.join(HERE, "web-play.png"))
@@ -62,7 +63,7 @@ def main():
         page.wait_for_selector("#hint ol.an-moves li")
         page.screenshot(path=os.path.join(HERE, "web-hint.png"), full_page=True)
         phone = b.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
-        phone.goto(f"{url}/#game={gid}&seat=0")
+        phone.goto(url + link)
         phone.wait_for_function("['your-move', 'decision'].includes(document.body.dataset.state)")
         phone.click(".hand-tile:not([disabled])")
         phone.evaluate("window.scrollTo(0, 0)")
@@ -76,8 +77,9 @@ def main():
         # the revolt of the browser test, at its commit dialog
         r = api.post("/api/games/upload", json={"seats": ["human", "random"], "seed": 0,
                                                "data": REVOLT}).json()
-        api.post(f"/api/games/{r['id']}/move", json={"seat": 0, "move": "leader red B3"})
-        page.goto(f"{url}/#game={r['id']}&seat=0")
+        api.post(f"/api/games/{r['id']}/move", json={"seat": 0, "move": "leader red B3"},
+                 headers={"X-Tne-Key": r["key"]})
+        page.goto(url + r["links"][0]["link"])
         page.wait_for_selector("#dlg-decision[open]")
         page.screenshot(path=os.path.join(HERE, "web-conflict.png"))
         # a tournament's records uploaded: the page asks which game to open

@@ -493,4 +493,52 @@ def test_board_marks_one_a_square_inside_the_board(tmp_path, browser):
         # the list has all five, in words
         assert page.locator("#an-moves li").count() == 5
         assert "not on the board" in page.inner_text("#an-moves li:nth-child(5)")
+def test_each_seat_plays_from_its_own_link(tmp_path, browser):
+    """Two humans, not hot-seat: the maker's page carries seat 0's key in its address and
+    shows the link of seat 1; seat 1's link opens its hand in another browser; the game's
+    address without a key gets no view of the seat."""
+    received = []
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser, received)
+        page.goto(srv.url + "/")
+        page.wait_for_selector("#dlg-new[open]")
+        page.select_option("select[data-seat='1']", "human")
+        page.uncheck("#new-hotseat")
+        page.click("#new-start")
+        page.wait_for_selector("#dlg-message[open]")
+        made = next(r for r in received if isinstance(r, dict) and "links" in r)
+        gid, links = made["id"], {e["seat"]: e["link"] for e in made["links"]}
+        assert page.evaluate("location.hash") == links[0][1:]  # '#game=..&seat=0&key=..'
+        assert f"{srv.url}{links[1]}" in page.inner_text("#msg-text")
+        page.click("#dlg-message button")
+        assert _wait_state(page) == "your-move"
+        page.click("#btn-pass")
+        page.wait_for_function("document.querySelectorAll('#log li').length == 1")
+        page.click("#btn-pass")
+        # seat 1 is another person: no cover, no hand of theirs on this screen
+        page.wait_for_function("document.body.dataset.state == 'waiting'")
+        assert not page.is_visible("#cover")
+        other = browser.new_context()   # another browser: no keys remembered
+        page1 = other.new_page()
+        page1.set_default_timeout(TIMEOUT_MS)
+        seen = []
+        page1.on("response", lambda r: seen.append((r.status, r.url)) if "/api/games/" in r.url
+                 else None)
+        page1.goto(srv.url + links[1])
+        page1.wait_for_function("document.body.dataset.state == 'your-move'")
+        assert "Your hand (player 1)" in page1.inner_text("#hand")
+        # the address without the key, in a third browser: refused, the hand is never sent
+        third = browser.new_context()
+        page2 = third.new_page()
+        page2.set_default_timeout(TIMEOUT_MS)
+        refused = []
+        page2.on("response", lambda r: refused.append(r) if f"/api/games/{gid}" in r.url
+                 else None)
+        page2.goto(f"{srv.url}/#game={gid}&seat=1")
+        page2.wait_for_function("document.getElementById('status').textContent"
+                                ".includes(\"the seat's key\")")
+        assert refused and all(r.status == 403 for r in refused)
+        other.close()
+        third.close()
+        _hidden_hands_kept(received, 0)
         assert errors == []

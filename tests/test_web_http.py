@@ -34,20 +34,31 @@ def _error(r, status):
     return body["error"]
 
 
-def _wait(c, gid, seat, until, timeout=120):
+def _wait(c, gid, seat, until, timeout=120, key=None):
     deadline = time.monotonic() + timeout
     while True:
-        v = c.get(f"/api/games/{gid}" + (f"?seat={seat}" if seat is not None else "")).json()
+        v = c.get(f"/api/games/{gid}" + (f"?seat={seat}" if seat is not None else ""),
+                  headers=_h(key)).json()
         if until(v):
             return v
         assert time.monotonic() < deadline, "the server did not get there in time"
         time.sleep(0.05)
 
 
-def _new(c, seats, seed=1):
-    r = c.post("/api/games", json={"seats": seats, "seed": seed})
+def _new(c, seats, seed=1, hotseat=False):
+    r = c.post("/api/games", json={"seats": seats, "seed": seed, "hotseat": hotseat})
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def _keys(v):
+    """Seat -> key, from the links of a new game's answer (/#game=ID&seat=K&key=KEY)."""
+    return {e["seat"]: e["link"].rsplit("&key=", 1)[1] for e in v["links"]}
+
+
+def _h(key):
+    """The header that carries a seat's key (none for a watcher)."""
+    return {"X-Tne-Key": key} if key is not None else {}
 
 
 # --- the page and its files ------------------------------------------------------------------
@@ -82,7 +93,8 @@ def test_meta_levels_are_the_budget_ladder(client):
 # --- hostile and malformed requests ----------------------------------------------------------
 
 def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
-    gid = _new(client, ["human", "human"])["id"]
+    v = _new(client, ["human", "human"], hotseat=True)
+    gid, K = v["id"], _h(v["key"])
     saved = Path(client.app.state.store.directory, f"{gid}.json")
     _error(client.get("/api/nothing"), 404)
     _error(client.get("/api/games/../../etc/passwd"), 404)
@@ -106,15 +118,16 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
                  {"seat": 0, "move": "tile purple A1"}, {"seat": -1, "move": "pass"},
                  {"seat": 2, "move": "pass"}, {"seat": "0x", "move": "pass"},
                  {"seat": True, "move": "pass"}):
-        _error(client.post(f"/api/games/{gid}/move", json=body), 400)
+        _error(client.post(f"/api/games/{gid}/move", json=body, headers=K), 400)
     # legal-looking but wrong now: another player's turn, an illegal square, a decision
-    assert "player 0's move" in _error(client.post(f"/api/games/{gid}/move",
+    assert "player 0's move" in _error(client.post(f"/api/games/{gid}/move", headers=K,
                                                    json={"seat": 1, "move": "pass"}), 409)
-    assert "not legal" in _error(client.post(f"/api/games/{gid}/move",
+    assert "not legal" in _error(client.post(f"/api/games/{gid}/move", headers=K,
                                              json={"seat": 0, "move": "tile blue A1"}), 409)
-    _error(client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 1"}), 409)
-    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}), 409)
-    _error(client.post(f"/api/games/{gid}/hint", json={"seat": 1}), 409)
+    _error(client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 1"},
+                       headers=K), 409)
+    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=K), 409)
+    _error(client.post(f"/api/games/{gid}/hint", json={"seat": 1}, headers=K), 409)
     _error(client.get(f"/api/games/{gid}?seat=9"), 400)
     _error(client.get(f"/api/games/{gid}?seat=abc"), 400)
     assert "over" in _error(client.get(f"/api/games/{gid}/record"), 409)
@@ -130,9 +143,70 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
     _error(client.get("/api/analyses/nope/events"), 404)
     _error(client.post("/api/analyses/nope/stop"), 404)
     # none of it touched the game, in memory or on disk
-    v = client.get(f"/api/games/{gid}?seat=0").json()
+    v = client.get(f"/api/games/{gid}?seat=0", headers=K).json()
     assert v["log"] == [] and v["to_act"] == 0
     assert json.loads(saved.read_text())["moves"] == []
+
+
+def test_hostile_numbers_bodies_and_headers_get_a_4xx(client):
+    v = _new(client, ["human", "human"], hotseat=True)
+    gid, K = v["id"], _h(v["key"])
+    game = f"/api/games/{gid}"
+    seats = '"seats": ["human", "human"]'
+    huge = "1" + "0" * 4999                       # 5,000 digits
+    deep = '{"a":' * 30000
+    for path, body in (
+            ("/api/games", f'{{{seats}, "seed": {huge}}}'),
+            ("/api/games", f'{{{seats}, "seed": 1e309}}'),
+            ("/api/games", f'{{{seats}, "seed": {"9" * 400}}}'),   # above 10^308
+            ("/api/games", f'{{{seats}, "seed": "\u00b2"}}'),
+            ("/api/games", f'{{{seats}, "seed": NaN}}'),
+            ("/api/games", f'{{{seats}, "hotseat": "yes"}}'),
+            ("/api/games", f'{{"seats": {"[" * 50000}'),
+            ("/api/games", f'{{"seats": {deep}'),
+            ("/api/games/upload", f'{{{seats}, "seed": {huge}, "data": {{}}}}'),
+            (f"{game}/move", f'{{"seat": "\u00b2", "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": "\u0661", "move": "pass"}}'),   # Arabic-Indic one
+            (f"{game}/move", f'{{"seat": {huge}, "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": 1e400, "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": 0.0, "move": "pass"}}'),
+            (f"{game}/move", f'{{"seat": [0], "move": "pass"}}'),
+            (f"{game}/undo", f'{{"seat": {"9" * 400}}}'),
+            (f"{game}/hint", '{"seat": "\u00b2"}'),
+            ("/api/analyses", f'{{"position": {{}}, "iterations": {huge}}}'),
+            ("/api/analyses", '{"position": {}, "iterations": 1e309}'),
+            ("/api/analyses", f'{{"position": {{}}, "seed": {"9" * 400}}}'),
+            ("/api/positions/check", f'{{"position": {"[" * 200000}'),
+            ("/api/positions/check", f'{{"position": {{}}, "seed": "\u00b2"}}')):
+        _error(client.post(path, content=body.encode(), headers=K), 400)
+    for raw in (b'{"seats": ["\xc3("]}', b'{"seats": ["human", "human"], "x": "\xff"}'):
+        _error(client.post("/api/games", content=raw), 400)   # not UTF-8
+    for query in ("seat=\u00b2", "seat=%C2%B2", "seat=%D9%A1", f"seat={huge}", "seat=0x1",
+                  "seat=-1", "seat=%ff", "seat=1e3", "seat=0.0"):
+        _error(client.get(f"{game}?{query}", headers=K), 400)
+        _error(client.get(f"{game}/position?{query}", headers=K), 400)
+    # hostile headers: a content-length that is not ASCII digits, huge, or negative
+    for length in ("\u00b2".encode("utf-8"), b"\xb2", b"1" * 5000, b"-1", b"1_0"):
+        _error(client.post("/api/games", content=b"{}", headers={"content-length": length}),
+               400)
+    _error(client.post("/api/games", content=b"{}", headers={"content-length": b"9" * 20}), 413)
+    # none of it touched the game
+    assert client.get(f"{game}?seat=0", headers=K).json()["log"] == []
+
+
+def test_an_unexpected_error_is_one_json_line_and_one_log_line(client, monkeypatch, capfd):
+    """The outermost guard: an exception no handler expects (here a fault planted in the
+    store) is a 500 with a one-line JSON error, and the log gets one line, no traceback;
+    the exception does not reach the server (TestClient would raise it)."""
+    def broken(gid):
+        raise RuntimeError("planted\nfault")
+    monkeypatch.setattr(client.app.state.store, "get", broken)
+    r = client.get("/api/games/0123456789ab")
+    assert r.status_code == 500 and r.json() == {"error": "internal error: RuntimeError"}
+    err = capfd.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines() == ["tne serve: internal error on GET /api/games/0123456789ab: "
+                                "RuntimeError: planted fault"]
 
 
 def _mutate(d, rng, depth=0):
@@ -167,20 +241,110 @@ def test_mutated_positions_never_crash_the_server(tmp_path):
 
 
 def test_moves_against_an_ai_seat_are_refused(client):
-    gid = _new(client, ["greedy", "human"])["id"]
-    v = _wait(client, gid, 1, lambda v: v["to_act"] == 1)
+    v = _new(client, ["greedy", "human"])
+    gid = v["id"]
+    assert v["seat"] == 1 and list(_keys(v)) == [1]  # the AI seat's key is not given out
+    v = _wait(client, gid, 1, lambda v: v["to_act"] == 1, key=v["key"])
     assert [e["by"] for e in v["log"]] == ["ai", "ai"]
     assert "played by greedy" in _error(client.post(f"/api/games/{gid}/move",
                                                     json={"seat": 0, "move": "pass"}), 403)
+    # nor may anyone read the AI seat's view (its hand)
+    _error(client.get(f"/api/games/{gid}?seat=0"), 403)
+
+
+# --- seat keys -------------------------------------------------------------------------------
+
+def test_a_seat_needs_its_key(client):
+    v = _new(client, ["human", "human"], seed=3)
+    gid, keys = v["id"], _keys(v)
+    # each human seat has its own key, in its link; the maker's answer is seat 0 with its key
+    assert v["seat"] == 0 and v["key"] == keys[0] and not v["hotseat"]
+    assert [e["link"] for e in v["links"]] == [f"/#game={gid}&seat={i}&key={keys[i]}"
+                                               for i in (0, 1)]
+    assert keys[0] != keys[1] and all(re.fullmatch(r"[A-Za-z0-9_-]{22}", k) for k in keys.values())
+    seat1 = f"/api/games/{gid}?seat=1"
+    # without a key, with another seat's key, with a wrong or a hostile one: 403
+    for headers in ({}, _h(keys[0]), _h(keys[1][:-1]), _h(keys[1] + "x"), _h("x" * 5000),
+                    {"X-Tne-Key": "é".encode("latin-1")}):
+        assert "seat 1" in _error(client.get(seat1, headers=headers), 403)
+    _error(client.get(seat1 + f"&key={keys[0]}"), 403)
+    _error(client.get(f"/api/games/{gid}/position?seat=1"), 403)
+    # with it (the header or the key parameter): 200, seat 1's own hand
+    for r in (client.get(seat1, headers=_h(keys[1])), client.get(seat1 + f"&key={keys[1]}")):
+        assert r.status_code == 200 and r.json()["seat"] == 1
+        assert [h is not None for h in r.json()["position"]["hands"]] == [False, True]
+    assert client.get(f"/api/games/{gid}/position?seat=1&key={keys[1]}").status_code == 200
+    # moves, undo and hint need the key of the seat they name
+    move = {"seat": 0, "move": "pass"}
+    _error(client.post(f"/api/games/{gid}/move", json=move), 403)
+    _error(client.post(f"/api/games/{gid}/move", json=move, headers=_h(keys[1])), 403)
+    _error(client.post(f"/api/games/{gid}/hint", json={"seat": 0}, headers=_h(keys[1])), 403)
+    assert client.post(f"/api/games/{gid}/move", json=move, headers=_h(keys[0])).status_code == 200
+    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=_h(keys[1])), 403)
+    _error(client.post(f"/api/games/{gid}/undo", json={"seat": 0}), 403)
+    assert client.get(seat1, headers=_h(keys[1])).json()["log"][0]["move"] == "pass"
+    # a watcher (no seat) needs no key and sees no hand; no answer but the maker's holds a key
+    watcher = client.get(f"/api/games/{gid}")
+    assert watcher.status_code == 200 and watcher.json()["position"]["hands"] == [None, None]
+    for r in (watcher, client.get("/api/games"), client.get(seat1, headers=_h(keys[1])),
+              client.get(f"/api/games/{gid}?seat=0", headers=_h(keys[0]))):
+        assert keys[0] not in r.text and keys[1] not in r.text
+
+
+def test_hot_seat_games_share_one_key_among_the_human_seats(client):
+    v = _new(client, ["human", "random", "human"], seed=3, hotseat=True)
+    gid, keys = v["id"], _keys(v)
+    assert v["hotseat"] and keys == {0: v["key"], 2: v["key"]}
+    for seat in (0, 2):
+        assert client.get(f"/api/games/{gid}?seat={seat}", headers=_h(v["key"])).json()[
+            "position"]["hands"][seat] is not None
+    # the AI seat's key is its own, never given out
+    _error(client.get(f"/api/games/{gid}?seat=1", headers=_h(v["key"])), 403)
+
+
+def test_keys_survive_a_restart(tmp_path):
+    d = str(tmp_path / "games")
+    with TestClient(create_app(d, "random")) as c:
+        v = _new(c, ["human", "human"], seed=6)
+        gid, keys = v["id"], _keys(v)
+    saved = json.loads(Path(d, f"{gid}.json").read_text())
+    assert saved["format"] == "tne-web-game/2" and saved["keys"] == [keys[0], keys[1]]
+    with TestClient(create_app(d, "random")) as c:
+        _error(c.get(f"/api/games/{gid}?seat=1"), 403)
+        _error(c.get(f"/api/games/{gid}?seat=1", headers=_h(keys[0])), 403)
+        assert c.get(f"/api/games/{gid}?seat=1", headers=_h(keys[1])).status_code == 200
+        assert c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"},
+                      headers=_h(keys[0])).status_code == 200
+
+
+def test_a_game_saved_without_keys_becomes_a_hot_seat_game_with_new_keys(tmp_path):
+    d = tmp_path / "games"
+    d.mkdir()
+    start = Position.new(2, seed=4).to_json()
+    old = {"format": "tne-web-game/1", "id": "00000000000a", "seats": ["human", "human"],
+           "seed": 4, "created": 1.0, "start": start, "moves": ["pass"], "by": ["human"]}
+    (d / "00000000000a.json").write_text(json.dumps(old))
+    with TestClient(create_app(str(d), "random")) as c:
+        store = c.app.state.store
+        assert [g.id for g in store.upgraded] == ["00000000000a"]
+        game = store.games["00000000000a"]
+        assert game.hotseat and game.keys[0] == game.keys[1]
+        _error(c.get("/api/games/00000000000a?seat=0"), 403)
+        v = c.get("/api/games/00000000000a?seat=1", headers=_h(game.keys[0])).json()
+        assert v["log"][0]["move"] == "pass" and v["hotseat"]
+    # saved again at once in the new format, with those keys
+    saved = json.loads((d / "00000000000a.json").read_text())
+    assert saved["format"] == "tne-web-game/2" and saved["keys"] == game.keys
+    assert saved["moves"] == ["pass"]
 
 
 # --- views: what a seat may see --------------------------------------------------------------
 
 def test_a_seat_sees_only_its_own_hand_and_no_bag(client):
     v = _new(client, ["human", "human", "human"], seed=2)
-    gid = v["id"]
+    gid, keys = v["id"], _keys(v)
     for seat in (0, 1, 2):
-        v = client.get(f"/api/games/{gid}?seat={seat}").json()
+        v = client.get(f"/api/games/{gid}?seat={seat}", headers=_h(keys[seat])).json()
         hands = v["position"]["hands"]
         assert [h is not None for h in hands] == [i == seat for i in range(3)]
         assert sum(hands[seat].values()) == 6
@@ -190,29 +354,31 @@ def test_a_seat_sees_only_its_own_hand_and_no_bag(client):
     watcher = client.get(f"/api/games/{gid}").json()
     assert watcher["position"]["hands"] == [None, None, None] and watcher["legal"] == []
     # the position export of a seat is the same view
-    assert client.get(f"/api/games/{gid}/position?seat=1").json() == \
-        client.get(f"/api/games/{gid}?seat=1").json()["position"]
+    assert client.get(f"/api/games/{gid}/position?seat=1", headers=_h(keys[1])).json() == \
+        client.get(f"/api/games/{gid}?seat=1", headers=_h(keys[1])).json()["position"]
 
 
 def test_swaps_of_others_show_only_the_tile_count(client):
     v = _new(client, ["human", "human"], seed=5)
-    gid = v["id"]
+    gid, keys = v["id"], _keys(v)
     hand = v["position"]["hands"][0]
     letters = "".join(c[0] if c != "black" else "k" for c in ("red", "blue", "green", "black")
                       for _ in range(min(hand[c], 1)))[:2]
-    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": f"swap {letters}"})
-    mine = client.get(f"/api/games/{gid}?seat=0").json()["log"][0]["move"]
-    theirs = client.get(f"/api/games/{gid}?seat=1").json()["log"][0]["move"]
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": f"swap {letters}"},
+                headers=_h(keys[0]))
+    mine = client.get(f"/api/games/{gid}?seat=0", headers=_h(keys[0])).json()["log"][0]["move"]
+    theirs = client.get(f"/api/games/{gid}?seat=1", headers=_h(keys[1])).json()["log"][0]["move"]
     assert mine.startswith("swap ") and len(mine.split()[1]) == 2
     assert theirs == "swap 2 tiles"
 
 
 def test_the_hint_is_searched_from_the_seats_view(client):
-    gid = _new(client, ["human", "random"], seed=8)["id"]
-    r = client.post(f"/api/games/{gid}/hint", json={"seat": 0})
+    v = _new(client, ["human", "random"], seed=8)
+    gid, K = v["id"], _h(v["key"])
+    r = client.post(f"/api/games/{gid}/hint", json={"seat": 0}, headers=K)
     assert r.status_code == 200
     h = r.json()
-    legal = client.get(f"/api/games/{gid}?seat=0").json()["legal"]
+    legal = client.get(f"/api/games/{gid}?seat=0", headers=K).json()["legal"]
     assert h["move"] in legal and h["iterations"] == 4000
     assert h["top"][0]["move"] == h["move"] and 0 < h["top"][0]["share"] <= 1
 
@@ -223,17 +389,18 @@ def test_a_revolt_is_spelled_out_and_undo_takes_it_back(client):
     r = client.post("/api/games/upload", json={"seats": ["human", "random"], "seed": 0,
                                                "data": REVOLT})
     v = r.json()
-    gid = v["id"]
+    gid, K = v["id"], _h(v["key"])
     before = v["position"]
-    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "leader red B3"}).json()
+    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "leader red B3"},
+                    headers=K).json()
     # the revolt worked out in test_web_browser: attacker 1 on the board, defender 3
     assert v["conflict"] == {"kind": "revolt", "colour": "red", "attacker": 0, "defender": 1,
                              "attacker_board": 1, "defender_board": 3, "attacker_commit": None}
     assert v["legal"] == ["commit 0", "commit 1", "commit 2", "commit 3"]
-    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"})
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"}, headers=K)
     # the defender (random) holds no red tile: commit 0; 1 + 2 = 3 against 3: a tie, the
     # defender keeps his leader, player 0's red leader goes back, player 1 scores 1 red
-    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3)
+    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3, key=K["X-Tne-Key"])
     assert v["log"][2]["move"] == "commit 0" and v["log"][2]["by"] == "ai"
     assert v["log"][2]["outcome"] == ("revolt (red): player 0 1+2 = 3 against player 1 3+0 = 3:"
                                       " player 1 wins (ties go to the defender); player 0's red "
@@ -241,9 +408,9 @@ def test_a_revolt_is_spelled_out_and_undo_takes_it_back(client):
     assert v["position"]["scores"][1]["red"] == 1
     assert v["position"]["hands"][0]["red"] == 1
     # undo: back to before player 0's last move (commit 2), then once more to the start
-    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}).json()
+    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=K).json()
     assert [e["move"] for e in v["log"]] == ["leader red B3"] and v["legal"][-1] == "commit 3"
-    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}).json()
+    v = client.post(f"/api/games/{gid}/undo", json={"seat": 0}, headers=K).json()
     assert v["log"] == [] and v["position"] == before and not v["can_undo"]
 
 
@@ -267,12 +434,13 @@ WAR = dict(REVOLT,
 def test_a_war_is_spelled_out(client):
     v = client.post("/api/games/upload", json={"seats": ["human", "random"], "seed": 0,
                                                "data": WAR}).json()
-    gid = v["id"]
-    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "tile green D6"}).json()
+    gid, key = v["id"], v["key"]
+    v = client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "tile green D6"},
+                    headers=_h(key)).json()
     assert v["position"]["pending"]["kind"] == "war"
     assert (v["conflict"]["attacker_board"], v["conflict"]["defender_board"]) == (1, 2)
-    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"})
-    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3)
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "commit 2"}, headers=_h(key))
+    v = _wait(client, gid, 0, lambda v: len(v["log"]) == 3, key=key)
     assert v["log"][2]["outcome"] == (
         "war around D6 (black): player 0 1+2 = 3 against player 1 2+0 = 2: player 0 wins; "
         "player 1's black leader back to supply; removed 2 black tile(s); player 0 scores 3 black")
@@ -383,21 +551,55 @@ def test_restart_continues_ai_games_with_identical_state(tmp_path):
 def test_restart_mid_game_with_a_human(tmp_path):
     d = str(tmp_path / "games")
     with TestClient(create_app(d, "random")) as c:
-        gid = _new(c, ["human", "random"], seed=4)["id"]
+        v = _new(c, ["human", "random"], seed=4)
+        gid, key = v["id"], v["key"]
         for m in ("pass", "pass"):
-            c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": m})
-        before = _wait(c, gid, 0, lambda v: v["to_act"] == 0 and len(v["log"]) == 4)
+            c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": m}, headers=_h(key))
+        before = _wait(c, gid, 0, lambda v: v["to_act"] == 0 and len(v["log"]) == 4, key=key)
     # a file the browser could never write, and a stray one, do not stop the server
     Path(d, "0123456789ab.json").write_text("{broken")
     Path(d, "notes.txt").write_text("x")
     with TestClient(create_app(d, "random")) as c:
-        after = c.get(f"/api/games/{gid}?seat=0").json()
-        for key in ("position", "log", "legal", "to_act", "seats"):
-            assert after[key] == before[key]
+        after = c.get(f"/api/games/{gid}?seat=0", headers=_h(key)).json()
+        for field in ("position", "log", "legal", "to_act", "seats"):
+            assert after[field] == before[field]
         assert {g["id"] for g in c.get("/api/games").json()["games"]} == {gid}
         assert any("0123456789ab" in e for e in c.app.state.store.load_errors)
-        v = c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"}).json()
+        v = c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"},
+                   headers=_h(key)).json()
         assert len(v["log"]) == 5
+
+
+def test_temporaries_of_a_killed_save_are_removed_at_start(tmp_path):
+    d = tmp_path / "games"
+    with TestClient(create_app(str(d), "random")) as c:
+        v = _new(c, ["human", "random"], seed=2)
+    gid = v["id"]
+    # what a SIGKILL during GameStore.save leaves: the temporary, never renamed
+    for name in (f"{gid}.json.140234.tmp", "0123456789ab.json.77.tmp"):
+        (d / name).write_text('{"format": "tne-web-game/2", "half a')
+    (d / "notes.tmp").write_text("not the server's: left alone")
+    with TestClient(create_app(str(d), "random")) as c:
+        assert sorted(os.listdir(d)) == [f"{gid}.json", "notes.tmp"]
+        assert sorted(c.app.state.store.removed_tmp) == ["0123456789ab.json.77.tmp",
+                                                         f"{gid}.json.140234.tmp"]
+        assert c.get(f"/api/games/{gid}?seat=0", headers=_h(v["key"])).status_code == 200
+
+
+def test_a_move_that_cannot_be_saved_is_not_acknowledged(client, monkeypatch):
+    v = _new(client, ["human", "human"], hotseat=True)
+    gid, K = v["id"], _h(v["key"])
+    store = client.app.state.store
+    saved = Path(store.directory, f"{gid}.json")
+
+    def full(game):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(store, "save", full)
+    assert "could not be saved" in _error(client.post(
+        f"/api/games/{gid}/move", json={"seat": 0, "move": "pass"}, headers=K), 503)
+    # the game is as its file says: no move
+    assert client.get(f"/api/games/{gid}?seat=0", headers=K).json()["log"] == []
+    assert json.loads(saved.read_text())["moves"] == []
 
 
 # --- the command -----------------------------------------------------------------------------
@@ -434,3 +636,69 @@ def test_serve_prints_its_url_and_answers(tmp_path):
     finally:
         proc.terminate()
         proc.wait(60)
+
+
+def _serve_fails(args, cwd):
+    """`tne serve ARGS` in a subprocess: it must stop by itself with exit 2 and one line."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, str(ROOT / "cli.py"), "serve", "--ai", "random", *args],
+                       capture_output=True, text=True, cwd=cwd, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert r.stdout == "" and r.stderr.count("\n") == 1, r.stderr[-2000:]
+    assert r.stderr.startswith("tne: error: ") and "Traceback" not in r.stderr
+    return r.stderr
+
+
+@pytest.mark.parametrize("games_dir, reason", [
+    ("a-file", "exists and is not a directory"),
+    ("/dev/null", "exists and is not a directory"),
+    ("", "empty"),
+    ("/proc/tne-games", "No such file or directory"),
+    ("/proc/1", "cannot use it"),
+    ("x" * 300, "File name too long"),
+    ("a-file/games", "Not a directory"),
+])
+def test_serve_refuses_a_games_dir_it_cannot_use_in_one_line(tmp_path, games_dir, reason):
+    from web_support import free_port
+    (tmp_path / "a-file").write_text("x")
+    err = _serve_fails(["--port", str(free_port()), "--games-dir", games_dir], tmp_path)
+    assert err.startswith("tne: error: --games-dir: ") and reason in err
+    assert sorted(os.listdir(tmp_path)) == ["a-file"]
+
+
+def test_serve_refuses_a_bad_host_or_port_in_one_line(tmp_path):
+    import socket
+    from web_support import free_port
+    games = str(tmp_path / "g")
+    assert "--host: at most 253 characters" in _serve_fails(
+        ["--host", "h" * 5000, "--games-dir", games], tmp_path)
+    assert "--host 'no-such-host.invalid': does not resolve" in _serve_fails(
+        ["--host", "no-such-host.invalid", "--port", str(free_port()), "--games-dir", games],
+        tmp_path)
+    for port in ("0", "65536", "1_0", "\u00b2", "8" * 5000):
+        assert "--port" in _serve_fails(["--port", port, "--games-dir", games], tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert f"cannot listen on 127.0.0.1:{port} (Address already in use)" in _serve_fails(
+            ["--port", str(port), "--games-dir", games], tmp_path)
+    # nothing was written: the games directory is made only once host and port are taken
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_short_soak_loses_nothing(tmp_path):
+    """bench/web_soak.py for 20 s (the full run, 10 minutes, is in bench/README.md): 20
+    games with hostile requests mixed in, no 5xx, then SIGKILL and restart with every
+    acknowledged move still there."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "web_soak.py"), "--seconds", "20",
+                        "--games", "20", "--ai", "random", "--games-dir", str(tmp_path / "g")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)
+    summary = json.loads(r.stdout)
+    assert r.returncode == 0 and summary["failures"] == [], (r.stdout[-3000:], r.stderr[-2000:])
+    assert summary["hostile"] > 0 and summary["games_checked_after_restart"] >= 20
+    assert summary["moves_in_acknowledged_logs"] > 0
+    assert not any(k.split()[1].startswith("5") for k in summary["requests"])

@@ -93,7 +93,7 @@ import numpy as np
 from . import board as B
 from . import state as S
 from .errors import NotationError, PositionError
-from .limits import MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_PLIES, MAX_SCORE, MAX_SEED, clip
+from .limits import MAX_PLIES, MAX_SCORE, MAX_SEED, clip
 from .notation import parse_move
 
 FORMAT = "tne-position/1"
@@ -220,71 +220,18 @@ def _set_bit(bb, base, s):
 
 # --- JSON text --------------------------------------------------------------------------------
 
-class _LongInteger(Exception):
-    pass
-
-
-def _parse_int(text):
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _LongInteger(len(text.lstrip("-")))
-    return int(text)
-
-
-class _Constant(Exception):
-    pass
-
-
-def _no_constant(name):
-    raise _Constant(name)
-
-
-def _depth(data):
-    """The nesting depth of arrays and objects in data, walked without recursion; stops
-    counting past MAX_JSON_DEPTH."""
-    deepest, todo = 0, [(data, 1)]
-    while todo:
-        value, level = todo.pop()
-        if isinstance(value, dict):
-            children = value.values()
-        elif isinstance(value, (list, tuple)):
-            children = value
-        else:
-            continue
-        deepest = max(deepest, level)
-        if deepest > MAX_JSON_DEPTH:
-            return deepest
-        todo.extend((v, level + 1) for v in children)
-    return deepest
-
-
 def parse_json(data, what):
-    """The JSON object in ``data`` (text, UTF-8 bytes or an already parsed object), checked
-    to be an object nested at most MAX_JSON_DEPTH deep with integer literals of at most
-    MAX_INT_DIGITS digits; PositionError starting with ``what`` otherwise."""
-    if isinstance(data, (bytes, bytearray)):
-        try:
-            data = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise PositionError(f"{what}: not UTF-8 text: {e.reason} at byte {e.start}") from None
-    if isinstance(data, str):
-        try:
-            data = json.loads(data, parse_int=_parse_int, parse_constant=_no_constant)
-        except json.JSONDecodeError as e:
-            raise PositionError(f"{what}: not valid JSON: {e}") from None
-        except _Constant as e:
-            raise PositionError(f"{what}: not valid JSON: {e.args[0]} is not a JSON "
-                                f"value") from None
-        except _LongInteger as e:
-            raise PositionError(f"{what}: not valid JSON here: an integer of {e.args[0]} "
-                                f"digits (at most {MAX_INT_DIGITS})") from None
-        except RecursionError:
-            raise PositionError(f"{what}: not valid JSON here: nested more than "
-                                f"{MAX_JSON_DEPTH} deep") from None
+    """The JSON object in ``data`` (text, UTF-8 bytes or an already parsed object), read by
+    tne_ai.io.json_reader (nested at most MAX_JSON_DEPTH deep, integer literals of at most
+    MAX_INT_DIGITS digits, no NaN or Infinity); a PositionError (JsonError) starting with
+    ``what`` otherwise."""
+    from .io.json_reader import check_value, read_json
+    if isinstance(data, (str, bytes, bytearray)):
+        data = read_json(data, what)
+    elif isinstance(data, dict):
+        check_value(data, what, numbers=False)
     if not isinstance(data, dict):
         raise PositionError(f"{what}: expected a JSON object, got {type(data).__name__}")
-    if _depth(data) > MAX_JSON_DEPTH:
-        raise PositionError(f"{what}: arrays and objects nested more than {MAX_JSON_DEPTH} "
-                            f"deep")
     return data
 
 

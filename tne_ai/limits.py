@@ -18,8 +18,16 @@ MAX_SIMULATIONS = 10_000_000    # OpenSpiel MCTS simulations per move
 # conflict (2 x 153), and each of the 6 monuments at most 2 points a turn, so a game of
 # MAX_PLIES plies scores below 306 + 12 x MAX_PLIES = 600,306 in any colour.
 MAX_SCORE = 1_000_000
-MAX_JSON_DEPTH = 32             # nesting of arrays and objects in a position or record file
-MAX_INT_DIGITS = 30             # digits of an integer literal in a position or record file
+# Every JSON text the project accepts (position and record files, records-file lines,
+# protocol lines, HTTP bodies) goes through tne_ai.io.json_reader with these bounds.
+MAX_JSON_DEPTH = 32             # nesting of arrays and objects in one JSON text
+MAX_INT_DIGITS = 30             # digits of an integer literal (JSON or option text)
+MAX_NUMBER_CHARS = 40           # characters of a number literal with a fraction or exponent
+MAX_JSON_BYTES = 4 << 20        # bytes of one JSON text: a file, a line, a body (4 MiB)
+MAX_INPUT_BYTES = MAX_JSON_BYTES  # bytes read from one file or stdin given to a command
+# A records file (JSON lines, as `tne tournament --out` writes; also .gz) is read a line at
+# a time: each line at most MAX_JSON_BYTES, the whole file (decompressed) at most this.
+MAX_RECORDS_BYTES = 4 << 30     # 4 GiB
 MAX_ECHO = 200                  # characters of a bad value repeated in an error message
 
 

@@ -1,7 +1,7 @@
 """Games on the server: seats, the moves played, the AI off the request path, saving to disk.
 
 A game is its start position (every hand known, as the server deals them), the seed of its
-counted-bag draws and AI seats, and the list of moves played.  Its state is always the replay
+counted-bag draws and AI seats, the list of moves played, and one secret key per seat.  Its state is always the replay
 of those moves from the start, so a game saved as ``{start, seed, seats, moves}`` and loaded
 again after a restart is the same game, move for move.  Each AI move is made by a fresh agent
 seeded from the game's seed and the ply (``make_agent(spec, seed=seed * 1009 + ply)``), so a
@@ -9,7 +9,17 @@ replayed or restarted game makes the same AI moves.
 
 AI moves run in a small thread pool (the search kernels release the GIL): a request only ever
 waits for a game's lock, held for one push and one save, never for a search.
+
+Seat keys: every seat gets its own random key when the game is made (``secrets``); a seat's
+view, moves, undo, hint and position export need it.  In the hot-seat mode (chosen when the
+game is made: several humans on one screen) the human seats share one key.  The AI seats'
+keys are never given out.  Keys are saved with the game, so links stay valid over restarts.
+A file of the first save format (``tne-web-game/1``, written before seats had keys) is loaded
+as a hot-seat game (that was the only way such a game was played), gets fresh keys, and is
+saved again at once; ``GameStore.upgraded`` lists them so that the server can print the links.
 """
+import hmac
+import contextlib
 import json
 import os
 import re
@@ -20,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .. import limits as L
 from .. import state as S
 from ..agents import make_agent, parse_spec
 from ..engine.movegen import legal_moves
@@ -30,9 +41,13 @@ from ..position import Position
 from ..search.mcts import search
 from . import views
 
-SAVE_FORMAT = "tne-web-game/1"
+SAVE_FORMAT = "tne-web-game/2"
+OLD_SAVE_FORMAT = "tne-web-game/1"   # no seat keys: loaded as hot-seat games with new keys
 HUMAN = "human"
 ID_PATTERN = re.compile(r"^[0-9a-f]{12}$")
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22}$")   # secrets.token_urlsafe(16)
+TMP_PATTERN = re.compile(r"^[0-9a-f]{12}\.json\.[0-9]+\.tmp$")   # GameStore.save's temporaries
+MAX_SAVE_BYTES = 16 << 20  # a saved game: the start position and at most MAX_PLIES move texts
 MAX_GAMES = 1000          # games kept (in memory and on disk); a new one beyond is refused
 MAX_SEED = 2 ** 31 - 1
 MAX_ITERATIONS = 64000    # the largest iteration budget a page may ask of an AI seat
@@ -105,15 +120,29 @@ def _parse_move(text):
     return parse_move(text)
 
 
-class Game:
-    """One game: seats (``human`` or an agent spec), seed, start position, moves played."""
+def new_key():
+    return secrets.token_urlsafe(16)
 
-    def __init__(self, gid, seats, seed, start, created=None):
+
+def seat_keys(seats, hotseat):
+    """One new key per seat; in the hot-seat mode the human seats share one."""
+    shared = new_key()
+    return [shared if hotseat and s == HUMAN else new_key() for s in seats]
+
+
+class Game:
+    """One game: seats (``human`` or an agent spec), seed, start position, moves played, and
+    the seats' keys (``hotseat``: the human seats share one)."""
+
+    def __init__(self, gid, seats, seed, start, created=None, keys=None, hotseat=False):
         self.id = gid
         self.seats = list(seats)
         self.seed = int(seed)
         self.start = start
         self.created = created if created is not None else time.time()
+        self.hotseat = bool(hotseat)
+        self.keys = list(keys) if keys is not None else seat_keys(self.seats, self.hotseat)
+        self.upgraded = False
         self.lock = threading.RLock()
         self.version = 0
         self.thinking = False
@@ -127,6 +156,21 @@ class Game:
     @property
     def players(self):
         return len(self.seats)
+
+    def key_fits(self, seat, key):
+        """Whether ``key`` (text from a request, or None) is seat's key (constant time)."""
+        if not isinstance(key, str) or len(key) > 64:
+            return False
+        return hmac.compare_digest(key.encode("ascii", "replace"),
+                                   self.keys[seat].encode("ascii"))
+
+    def link(self, seat):
+        """The page's address of seat (the fragment never reaches a server log)."""
+        return f"/#game={self.id}&seat={seat}&key={self.keys[seat]}"
+
+    def human_links(self):
+        return [{"seat": i, "link": self.link(i)} for i, s in enumerate(self.seats)
+                if s == HUMAN]
 
     def _start_position(self):
         p = Position.from_json(self.start, seed=self.seed)
@@ -210,17 +254,47 @@ class Game:
     # --- files -----------------------------------------------------------------------------
     def to_save(self):
         return {"format": SAVE_FORMAT, "id": self.id, "seats": self.seats, "seed": self.seed,
-                "created": self.created, "start": self.start,
+                "created": self.created, "hotseat": self.hotseat, "keys": self.keys,
+                "start": self.start,
                 "moves": [e["move"] for e in self.log], "by": [e["by"] for e in self.log]}
 
     @classmethod
     def from_save(cls, d):
-        if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
+        """The game of a saved file's object; PositionError naming the bad field.  A file of
+        OLD_SAVE_FORMAT (no keys) becomes a hot-seat game with new keys (``upgraded``)."""
+        fmt = d.get("format") if isinstance(d, dict) else None
+        if fmt not in (SAVE_FORMAT, OLD_SAVE_FORMAT):
             raise PositionError(f"format: expected \"{SAVE_FORMAT}\"")
+        gid, seats, seed, start = d.get("id"), d.get("seats"), d.get("seed"), d.get("start")
+        if not isinstance(gid, str) or not ID_PATTERN.match(gid):
+            raise PositionError("id: expected 12 hexadecimal digits")
+        if not isinstance(seats, list) or not 2 <= len(seats) <= 4 or not all(
+                isinstance(v, str) and 0 < len(v) <= 200 for v in seats):
+            raise PositionError("seats: expected a list of 2 to 4 seat names")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise PositionError(f"seed: expected an integer 0 to {MAX_SEED}")
+        if not isinstance(start, dict):
+            raise PositionError("start: expected a tne-position/1 object")
+        created = d.get("created")
+        if not isinstance(created, (int, float)) or isinstance(created, bool) or \
+                not 0 <= created < 1e11:
+            created = None
         moves, by = d.get("moves"), d.get("by")
-        if not isinstance(moves, list) or not isinstance(by, list) or len(moves) != len(by):
-            raise PositionError("moves/by: expected two lists of the same length")
-        game = cls(d["id"], d["seats"], d["seed"], d["start"], d.get("created"))
+        if not isinstance(moves, list) or not isinstance(by, list) or len(moves) != len(by) \
+                or len(moves) > L.MAX_PLIES or not all(isinstance(b, str) for b in by):
+            raise PositionError(f"moves/by: expected two lists of the same length (at most "
+                                f"{L.MAX_PLIES})")
+        if fmt == OLD_SAVE_FORMAT:
+            keys, hotseat = None, True
+        else:
+            keys, hotseat = d.get("keys"), d.get("hotseat")
+            if not isinstance(hotseat, bool):
+                raise PositionError("hotseat: expected true or false")
+            if not isinstance(keys, list) or len(keys) != len(seats) or not all(
+                    isinstance(k, str) and KEY_PATTERN.match(k) for k in keys):
+                raise PositionError(f"keys: expected {len(seats)} seat keys")
+        game = cls(gid, seats, seed, start, created, keys, hotseat)
+        game.upgraded = fmt == OLD_SAVE_FORMAT
         game.replay(moves, by)
         return game
 
@@ -240,6 +314,29 @@ class Game:
                            meta)
 
 
+def prepare_games_dir(path):
+    """Make sure ``path`` is a directory the server can write its games in (created if
+    missing); TneError naming what is wrong otherwise.  Nothing is left in it but the
+    directory itself."""
+    if not isinstance(path, str) or not path.strip():
+        raise TneError("expected a directory name, got an empty one")
+    if "\0" in path:
+        raise TneError("a directory name cannot hold a NUL character")
+    shown = L.clip(path, 80)
+    try:
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise TneError(f"'{shown}' exists and is not a directory")
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, f".tne-probe-{os.getpid()}.tmp")
+        with open(probe, "w", encoding="utf-8") as f:
+            f.write("x")
+        os.remove(probe)
+        os.listdir(path)
+    except OSError as e:
+        raise TneError(f"'{shown}': cannot use it for the games: "
+                       f"{e.strerror or type(e).__name__}") from None
+
+
 class GameStore:
     """The games by id, saved to ``directory`` as they go; AI moves in a thread pool."""
 
@@ -250,9 +347,12 @@ class GameStore:
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="tne-ai")
         self.load_errors = []
+        self.upgraded = []       # games of the old save format, given keys at this start
+        self.removed_tmp = []    # temporaries of saves cut short (a killed server), removed
         self.closing = False
         if directory is not None:
-            os.makedirs(directory, exist_ok=True)
+            prepare_games_dir(directory)
+            self._remove_temporaries()
             self._load_all()
 
     def close(self):
@@ -265,29 +365,62 @@ class GameStore:
         return os.path.join(self.directory, f"{gid}.json")
 
     def save(self, game):
+        """Write game's file (a temporary file, fsync, rename); OSError if that fails, with
+        the temporary removed and the old file as it was."""
         if self.directory is None:
             return
         path = self._path(game.id)
         tmp = f"{path}.{threading.get_ident()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(game.to_save(), f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(game.to_save(), f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+            raise
+
+    def _saved_or_restored(self, game, moves, by, what):
+        """Save game; if that fails, put it back to ``moves``/``by`` (what the file holds)
+        and refuse the request (503): nothing is acknowledged that is not on disk."""
+        try:
+            self.save(game)
+        except OSError as e:
+            game.replay(moves, by)
+            raise RequestError(f"{what}: the game could not be saved "
+                               f"({e.strerror or type(e).__name__}), so it was not done", 503) \
+                from None
+
+    def _remove_temporaries(self):
+        """A server killed during a save leaves its temporary file: no game's file depends
+        on it (the rename never happened), so it goes."""
+        for name in sorted(os.listdir(self.directory)):
+            if TMP_PATTERN.match(name):
+                with contextlib.suppress(OSError):
+                    os.remove(os.path.join(self.directory, name))
+                    self.removed_tmp.append(name)
 
     def _load_all(self):
+        from ..io.json_reader import read_json
         for name in sorted(os.listdir(self.directory)):
             if not name.endswith(".json") or not ID_PATTERN.match(name[:-5]):
                 continue
             try:
-                with open(os.path.join(self.directory, name), encoding="utf-8") as f:
-                    game = Game.from_save(json.load(f))
+                with open(os.path.join(self.directory, name), "rb") as f:
+                    data = f.read(MAX_SAVE_BYTES + 1)
+                game = Game.from_save(read_json(data, name, max_bytes=MAX_SAVE_BYTES))
                 if game.id != name[:-5]:
                     raise PositionError("id: does not match the file name")
+                if game.upgraded:
+                    self.save(game)
             except (OSError, ValueError, TneError, KeyError, TypeError) as e:
-                self.load_errors.append(f"{name}: {e}")
+                self.load_errors.append(f"{name}: {' '.join(str(e).split())}")
                 continue
             self.games[game.id] = game
+            if game.upgraded:
+                self.upgraded.append(game)
         for game in self.games.values():
             self.kick(game)
 
@@ -302,14 +435,19 @@ class GameStore:
             raise RequestError("seats: expected a list of 2 to 4 seats")
         return [seat_spec(v, self.default_ai, trusted=(self.default_ai,)) for v in values]
 
-    def add(self, seats, seed, start=None, moves=(), by=None):
+    def add(self, seats, seed, start=None, moves=(), by=None, hotseat=False):
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise RequestError(f"seed: expected an integer 0 to {MAX_SEED}")
+        if not isinstance(hotseat, bool):
+            raise RequestError("hotseat: expected true or false")
         seats = self.seats(seats)
         if start is None:
             start = Position.new(len(seats), seed).to_json()
-        gid = secrets.token_hex(6)
-        game = Game(gid, seats, seed, start)
+        with self.lock:
+            gid = secrets.token_hex(6)
+            while gid in self.games:
+                gid = secrets.token_hex(6)
+        game = Game(gid, seats, seed, start, hotseat=hotseat)
         moves = list(moves)
         game.replay(moves, by if by is not None else [HUMAN] * len(moves))
         with self.lock:
@@ -317,11 +455,17 @@ class GameStore:
                 raise RequestError(f"the server keeps at most {MAX_GAMES} games", 429)
             self.games[gid] = game
         with game.lock:
-            self.save(game)
+            try:
+                self.save(game)
+            except OSError as e:
+                with self.lock:
+                    del self.games[gid]
+                raise RequestError(f"the game could not be saved "
+                                   f"({e.strerror or type(e).__name__})", 503) from None
         self.kick(game)
         return game
 
-    def add_upload(self, seats, seed, data):
+    def add_upload(self, seats, seed, data, hotseat=False):
         """A game continued from an uploaded tne-game/1 record or tne-position/1 object."""
         if not isinstance(data, dict):
             raise RequestError("upload: expected a tne-game/1 record or a tne-position/1 object")
@@ -330,23 +474,25 @@ class GameStore:
             moves = rec["moves"]
             if len(moves) > 5000:
                 raise RequestError("moves: at most 5000")
-            return self.add(seats, seed, rec["start"], moves, ["record"] * len(moves))
+            return self.add(seats, seed, rec["start"], moves, ["record"] * len(moves), hotseat)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise RequestError(f"seed: expected an integer 0 to {MAX_SEED}")
         p = Position.from_json(data, seed=seed)
         p.known_hands = [True] * p.players
-        return self.add(seats, seed, p.to_json())
+        return self.add(seats, seed, p.to_json(), hotseat=hotseat)
 
     def move(self, game, seat, text):
-        game.human_move(seat, text)
         with game.lock:
-            self.save(game)
+            moves, by = [e["move"] for e in game.log], [e["by"] for e in game.log]
+            game.human_move(seat, text)
+            self._saved_or_restored(game, moves, by, "move")
         self.kick(game)
 
     def undo(self, game, seat):
-        game.undo(seat)
         with game.lock:
-            self.save(game)
+            moves, by = [e["move"] for e in game.log], [e["by"] for e in game.log]
+            game.undo(seat)
+            self._saved_or_restored(game, moves, by, "undo")
         self.kick(game)
 
     # --- the AI ----------------------------------------------------------------------------
@@ -378,8 +524,14 @@ class GameStore:
             with game.lock:
                 if game.version != version:
                     continue  # taken back meanwhile: look again
+                moves, by = [e["move"] for e in game.log], [e["by"] for e in game.log]
                 game._push(code, "ai")
-                self.save(game)
+                try:
+                    self._saved_or_restored(game, moves, by, "the AI's move")
+                except RequestError as e:
+                    game.ai_error = str(e)
+                    game.thinking = False
+                    return
 
 
 def hint(game, seat, iterations=HINT_ITERATIONS):

@@ -165,6 +165,7 @@ def game_view(game, seat):
            for i, e in enumerate(game.log)]
     view = {
         "id": game.id, "version": game.version, "seat": seat, "seats": list(game.seats),
+        "hotseat": game.hotseat,
         "players": game.players, "position": position_view(st, seat), "bag": bag_size(st),
         "to_act": to_act, "over": over, "thinking": game.thinking,
         "legal": sorted(move_text(c) for c in game.legal_codes()) if mine else [],

@@ -6,12 +6,22 @@ const $ = id => document.getElementById(id);
 const COLOURS = ["red", "blue", "green", "black"];
 const LETTERS = "rbgk";
 const TOTALS = [57, 36, 30, 30];
-const St = { M: null, levels: [], defaultAi: "", gid: null, seat: null, view: null, sel: null,
+const St = { M: null, levels: [], defaultAi: "", gid: null, seat: null, key: null, view: null, sel: null,
   hint: null, poll: null, decisionFor: null, decisionClosed: null, forced: new Set(),
   newMode: "new", uploadData: null };
 
+// Seat keys: a seat's requests carry its key (X-Tne-Key); this browser remembers the keys it
+// was given, so that the games list reopens its own seats (others open as a watcher).
+function seatKeys() { try { return JSON.parse(localStorage.getItem("tne-keys") || "{}"); } catch (e) { return {}; } }
+function rememberKey(gid, seat, key) {
+  if (!key) return;
+  const all = seatKeys();
+  all[gid] = Object.assign(all[gid] || {}, { [seat]: key });
+  try { localStorage.setItem("tne-keys", JSON.stringify(all)); } catch (e) { /* private mode: links still work */ }
+}
+
 async function api(method, path, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: St.key ? { "X-Tne-Key": St.key } : {} };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -53,12 +63,14 @@ function show(which) {
 // --- play ------------------------------------------------------------------------------
 
 function setHash() {
-  history.replaceState(null, "", `#game=${St.gid}` + (St.seat !== null ? `&seat=${St.seat}` : ""));
+  history.replaceState(null, "", `#game=${St.gid}` + (St.seat !== null ? `&seat=${St.seat}` : "") + (St.seat !== null && St.key ? `&key=${encodeURIComponent(St.key)}` : ""));
 }
 
-async function openGame(gid, seat) {
+async function openGame(gid, seat, key) {
   St.gid = gid;
   St.seat = seat;
+  St.key = seat === null ? null : key || (seatKeys()[gid] || {})[seat] || null;
+  if (seat !== null) rememberKey(gid, seat, St.key);
   St.view = null;
   St.sel = null;
   St.hint = null;
@@ -134,7 +146,7 @@ function myLeaderAt(sq) {
 function render() {
   const v = St.view, M = St.M, pos = v.position;
   const mine = v.legal.length > 0;
-  const hotseat = !v.over && v.seats[v.to_act] === "human" && v.to_act !== St.seat;
+  const hotseat = v.hotseat && !v.over && v.seats[v.to_act] === "human" && v.to_act !== St.seat;
   $("cover").hidden = !hotseat;
   if (hotseat) {
     $("cover-text").textContent = `Player ${v.to_act}'s turn: pass the screen to player ${v.to_act}.`;
@@ -414,9 +426,12 @@ $("dlg-new").addEventListener("close", async () => {
   const seats = [...$("new-seats").querySelectorAll("select")].map(s => s.value);
   const seed = parseInt($("new-seed").value, 10) || 0;
   try {
-    const v = St.newMode === "new" ? await api("POST", "/api/games", { seats, seed }) :
-      await api("POST", "/api/games/upload", { seats, seed, data: St.uploadData });
-    await openGame(v.id, v.seat);
+    const hotseat = $("new-hotseat").checked;
+    const v = St.newMode === "new" ? await api("POST", "/api/games", { seats, seed, hotseat }) :
+      await api("POST", "/api/games/upload", { seats, seed, hotseat, data: St.uploadData });
+    await openGame(v.id, v.seat, v.key);
+    const others = v.links.filter(l => l.seat !== v.seat && !v.hotseat);
+    if (others.length) message("Send each player the link of their seat: " + others.map(l => `player ${l.seat}: ${location.origin}${l.link}`).join(" · "));
   } catch (e) { message(e.message); }
 });
 
@@ -487,8 +502,8 @@ async function openGames() {
     ev.preventDefault();
     $("dlg-games").close();
     const g = d.games.find(x => x.id === a.dataset.id);
-    const h = g.seats.indexOf("human");
-    openGame(g.id, h >= 0 ? h : null);
+    const mine = Object.keys(seatKeys()[g.id] || {}).map(Number);
+    openGame(g.id, mine.length ? mine[0] : null);
   });
   $("dlg-games").showModal();
 }
@@ -817,7 +832,7 @@ async function route() {
   const h = new URLSearchParams(location.hash.slice(1));
   if (h.get("game")) {
     const seat = h.get("seat");
-    await openGame(h.get("game"), seat === null ? null : parseInt(seat, 10));
+    await openGame(h.get("game"), seat === null ? null : parseInt(seat, 10), h.get("key"));
   } else if (h.get("editor") !== null) {
     openEditor();
   } else {
