@@ -157,3 +157,12 @@ def test_bad_arguments_are_refused_before_anything_moves():
         env.step("pass")
     with pytest.raises(EnvError, match="not legal"):
         env.step(S.A_COMMIT)
+
+
+def test_bench_env_figures():
+    """tne bench's environment figures: the three rates of one run (no speed asserted)."""
+    from tne_ai.bench import measure_env_steps
+    figures = measure_env_steps(2, envs=4, steps=400, repeats=2)
+    assert set(figures) == {"vec", "single", "openspiel"}
+    for name, f in figures.items():
+        assert 0 < f["min"] <= f["median"] <= f["max"], name

@@ -12,6 +12,8 @@ from tne_ai import state as S
 from tne_ai.agents import AgentSpecError, make_agent
 from tne_ai.board import COLOUR_LETTERS, TILES_PER_COLOUR
 from tne_ai.engine.rng import make_rng
+from tne_ai.env.encode import OBS_SIZE, V, V_BAG, V_HAND, V_HAND_SIZE
+from tne_ai.notation import parse_move
 from tne_ai.position import Position, start_state
 from tne_ai.search.determinize import determinize
 
@@ -374,3 +376,85 @@ def test_time_budget_and_specs():
         make_agent("openspiel-mcts:playout=fast")
     with pytest.raises(AgentSpecError, match="unknown option 'iterations'"):
         make_agent("openspiel-mcts:iterations=5")
+
+
+# --- tensors (docs/OBSERVATION.md) ------------------------------------------------------------
+
+def test_tensor_shapes_are_the_documented_ones():
+    for players in (2, 4):
+        game = O.load_game(players)
+        assert game.observation_tensor_shape() == [5696] == [OBS_SIZE]
+        assert game.information_state_tensor_shape() == [5696 + 4 * 11 + 1] == [O.INFO_SIZE]
+        state = game.new_initial_state()
+        assert len(state.observation_tensor(0)) == 5696
+        assert len(state.information_state_tensor(players - 1)) == O.INFO_SIZE
+
+
+def test_tensors_show_own_hand_and_count_moves_by_kind():
+    game = O.load_game(2)
+    state = game.new_initial_state()
+    for c in [RED] * 6 + [BLACK] * 6:   # player 0 draws six red, player 1 six black
+        state.apply_action(c)
+    obs0 = np.array(state.observation_tensor(0))
+    obs1 = np.array(state.observation_tensor(1))
+    assert list(obs0[V + V_HAND:V + V_HAND + 4]) == [6, 0, 0, 0]
+    assert list(obs1[V + V_HAND:V + V_HAND + 4]) == [0, 0, 0, 6]
+    assert list(obs0[V + V_HAND_SIZE:V + V_HAND_SIZE + 2]) == [6, 6]
+    assert obs0[V + V_BAG] == 131
+    state.apply_action(parse_move("leader red L1"))  # next to the temple at K1
+    info0 = np.array(state.information_state_tensor(0))
+    info1 = np.array(state.information_state_tensor(1))
+    assert np.array_equal(info0[:OBS_SIZE], np.array(state.observation_tensor(0)))
+    history0 = info0[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)
+    history1 = info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)
+    assert history0[0, 1] == 1 and history0.sum() == 1       # player 0 (itself): a leader
+    assert history1[1, 1] == 1 and history1.sum() == 1       # player 0 is 1 seat after 1
+    assert info0[-1] == 1 and info1[-1] == 1                 # one move made
+    # the draws are not moves; a swap is counted as a swap
+    state.apply_action(swap_code((1, 0, 0, 0)))
+    state.apply_action(GREEN)  # the draw replacing the discarded red
+    info1 = np.array(state.information_state_tensor(1))
+    assert info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)[1, 4] == 1 and info1[-1] == 2
+
+
+def test_resampled_worlds_keep_the_tensors():
+    """A world drawn from p's information set shows p the same tensors (the others' hands
+    and the bag are what resample_from_infostate changes)."""
+    game = O.load_game(3)
+    state, _, _ = play_random(game, 3)
+    history = state.history()
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    checked = 0
+    for cut in range(60, len(history), 70):
+        s = game.new_initial_state()
+        for a in history[:cut]:
+            s.apply_action(a)
+        for p in range(3):
+            world = s.resample_from_infostate(p, sampler)
+            assert world.observation_tensor(p) == s.observation_tensor(p)
+            assert world.information_state_tensor(p) == s.information_state_tensor(p)
+            checked += 1
+    assert checked >= 9
+
+
+def test_openspiel_policy_gradient_learns_on_the_tensors():
+    """OpenSpiel's own actor-critic (open_spiel.python.jax.policy_gradient) trains on the
+    information state tensors of capped 2-player games, then plays legal moves against
+    OpenSpiel's random agent (examples/openspiel_policy_gradient.py; extra openspiel-jax)."""
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
+                        "openspiel_policy_gradient.py")
+    spec = importlib.util.spec_from_file_location("openspiel_policy_gradient", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    import jax
+    pg = example.learners(seed=0, hidden=(16,))
+    before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
+    example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
+    for p in range(2):  # both seats' networks were updated from their game
+        after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
+        assert len(after) == len(before[p]) > 0
+        assert any(not np.array_equal(a, b) for a, b in zip(after, before[p]))
+    wins, shared, losses = example.match(pg, games=2, max_moves=20)
+    assert wins + shared + losses == 2
