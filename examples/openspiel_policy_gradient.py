@@ -32,11 +32,11 @@ def arrays(time_step):
     return time_step
 
 
-def learners(seed, hidden=(64,)):
+def learners(seed, hidden=(64,), pi_lr=0.01, critic_steps=1):
     return [policy_gradient.PolicyGradient(
         player_id=p, info_state_size=O.INFO_SIZE, num_actions=S.N_ACTIONS, loss_str="a2c",
-        hidden_layers_sizes=hidden, critic_learning_rate=0.01, pi_learning_rate=0.01,
-        num_critic_before_pi=1, seed=seed + p) for p in range(2)]
+        hidden_layers_sizes=hidden, critic_learning_rate=0.01, pi_learning_rate=pi_lr,
+        num_critic_before_pi=critic_steps, seed=seed + p) for p in range(2)]
 
 
 def play(env, agents, learning):
@@ -92,8 +92,11 @@ def main():
     ap.add_argument("--episodes", type=int, default=200)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pi-lr", type=float, default=0.01)
+    ap.add_argument("--critic-steps", type=int, default=1, help="critic updates per policy update")
     args = ap.parse_args()
-    pg = train(args.episodes, args.seed)
+    pg = train(args.episodes, args.seed, pg=learners(args.seed, pi_lr=args.pi_lr,
+                                                     critic_steps=args.critic_steps))
     wins, shared, losses = match(pg, args.games, seed=1000 + args.seed)
     print(f"against random, {args.games} games: {wins} won, {shared} shared, {losses} lost")
 

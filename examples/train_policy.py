@@ -15,14 +15,18 @@ The learner plays seat i % 2 of slot i of a VecEnv; the other seat plays random 
     python3 examples/train_policy.py [--iterations 20] [--envs 128] [--seed 0] [--games 100]
 """
 import argparse
+import os
+import sys
 import time
 
 import numpy as np
 
-from tne_ai import state as S
-from tne_ai.board import NEIGHBOURS, SQUARES
-from tne_ai.env import VecEnv
-from tne_ai.env import encode as E
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from tne_ai import state as S  # noqa: E402
+from tne_ai.board import NEIGHBOURS, SQUARES  # noqa: E402
+from tne_ai.env import VecEnv  # noqa: E402
+from tne_ai.env import encode as E  # noqa: E402
 
 KIND_STARTS = np.array([S.A_TILE, S.A_LEADER, S.A_WITHDRAW, S.A_CATASTROPHE, S.A_SWAP, S.A_PASS,
                         S.A_COMMIT, S.A_WAR, S.A_MONUMENT, S.A_DECLINE, S.A_TREASURE])

@@ -166,3 +166,25 @@ def test_bench_env_figures():
     assert set(figures) == {"vec", "single", "openspiel"}
     for name, f in figures.items():
         assert 0 < f["min"] <= f["median"] <= f["max"], name
+
+
+def test_no_env_kernel_allocates():
+    """DESIGN (performance notes): the kernels of a step (VecEnv's step and reset, the
+    encoders, the mask) and everything they call make no array."""
+    import inspect
+
+    from test_no_allocation import ALLOCATING, reached
+
+    from tne_ai.env import encode as E_
+    from tne_ai.env import vec as V_
+    found = reached([V_.step_all, V_.reset_all, V_.first_illegal, E_.encode, E_.encode_update,
+                     E_.write_mask, E_.clear_mask])
+    assert {"tne_ai.env.encode._write_vector", "tne_ai.engine.apply.apply_action",
+            "tne_ai.engine.playout.deal_start", "tne_ai.engine.movegen.legal_moves"} <= set(found)
+    offenders = []
+    for name, d in sorted(found.items()):
+        source = inspect.getsource(d.py_func)
+        body = source.split('"""')[2] if source.count('"""') >= 2 else source
+        if ALLOCATING.search(body):
+            offenders.append(name)
+    assert offenders == []
