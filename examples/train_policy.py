@@ -89,7 +89,8 @@ def policy(theta, obs, mask, rng):
 
 def own_points(obs):
     """The seat's points (four colours and treasures) in each observation row."""
-    return obs[:, E.BOARD_SIZE + E.V_SCORE:E.BOARD_SIZE + E.V_SCORE + 5].sum(axis=1)
+    scores = obs[:, E.BOARD_SIZE + E.V_SCORE:E.BOARD_SIZE + E.V_SCORE + 5]
+    return (scores * E.SCALE[E.V_SCORE:E.V_SCORE + 5]).sum(axis=1)
 
 
 def train(iterations, envs, seed, lr=0.2, points=0.02, log=print):

@@ -135,18 +135,21 @@ def test_start_position_by_hand():
     assert sorted(np.flatnonzero(planes[E.P_TREASURE])) == sorted(TEMPLE_SQUARES)
     assert planes[E.P_TILE + 1:E.P_TILE + 4].sum() == 0
     assert planes[E.P_LEADER:E.P_LEADER + 16].sum() == 0
-    assert list(vec[E.V_HAND:E.V_HAND + 4]) == list(st[S.HAND + 4:S.HAND + 8])
-    assert list(vec[E.V_HAND_SIZE:E.V_HAND_SIZE + 4]) == [6, 6, 0, 0]
-    assert list(vec[E.V_CATASTROPHES:E.V_CATASTROPHES + 4]) == [2, 2, 0, 0]
-    assert vec[E.V_BAG] == 131
-    assert vec[E.V_TREASURES_LEFT] == 10
+    # counts are divided by their field's scale: 6 tiles a hand, 2 catastrophes, 143 tiles
+    # in a full bag, 10 treasures
+    assert list(vec[E.V_HAND:E.V_HAND + 4]) == pytest.approx(list(st[S.HAND + 4:S.HAND + 8] / 6))
+    assert list(vec[E.V_HAND_SIZE:E.V_HAND_SIZE + 4]) == [1, 1, 0, 0]
+    assert list(vec[E.V_CATASTROPHES:E.V_CATASTROPHES + 4]) == [1, 1, 0, 0]
+    assert vec[E.V_BAG] == pytest.approx(131 / 143)
+    assert vec[E.V_TREASURES_LEFT] == 1
     # player 0's turn: relative player 1 of seat 1; two actions; the action phase
     assert list(vec[E.V_TURN:E.V_TURN + 4]) == [0, 1, 0, 0]
-    assert vec[E.V_ACTIONS_LEFT] == 2
+    assert vec[E.V_ACTIONS_LEFT] == 1  # 2 actions left, of 2
     assert vec[E.V_PHASE + S.PH_ACTION] == 1 and vec[E.V_PHASE:E.V_PHASE + 7].sum() == 1
     assert vec[E.V_ROLE + 2] == 0  # seat 1 does not act now
     assert list(vec[E.V_PLAYERS:E.V_PLAYERS + 3]) == [1, 0, 0]
     assert list(vec[E.V_SEAT:E.V_SEAT + 4]) == [0, 1, 0, 0]
+    assert list(E.SCALE[E.V_OUT_OF_GAME:E.V_OUT_OF_GAME + 4]) == [57, 36, 30, 30]
 
 
 def test_leader_planes_are_relative_to_the_seat():

@@ -397,10 +397,11 @@ def test_tensors_show_own_hand_and_count_moves_by_kind():
         state.apply_action(c)
     obs0 = np.array(state.observation_tensor(0))
     obs1 = np.array(state.observation_tensor(1))
-    assert list(obs0[V + V_HAND:V + V_HAND + 4]) == [6, 0, 0, 0]
-    assert list(obs1[V + V_HAND:V + V_HAND + 4]) == [0, 0, 0, 6]
-    assert list(obs0[V + V_HAND_SIZE:V + V_HAND_SIZE + 2]) == [6, 6]
-    assert obs0[V + V_BAG] == 131
+    # counts divided by their scale (docs/OBSERVATION.md): 6 tiles a hand, 143 in the bag
+    assert list(obs0[V + V_HAND:V + V_HAND + 4]) == [1, 0, 0, 0]
+    assert list(obs1[V + V_HAND:V + V_HAND + 4]) == [0, 0, 0, 1]
+    assert list(obs0[V + V_HAND_SIZE:V + V_HAND_SIZE + 2]) == [1, 1]
+    assert obs0[V + V_BAG] == pytest.approx(131 / 143)
     state.apply_action(parse_move("leader red L1"))  # next to the temple at K1
     info0 = np.array(state.information_state_tensor(0))
     info1 = np.array(state.information_state_tensor(1))
@@ -458,3 +459,19 @@ def test_openspiel_policy_gradient_learns_on_the_tensors():
         assert any(not np.array_equal(a, b) for a, b in zip(after, before[p]))
     wins, shared, losses = example.match(pg, games=2, max_moves=20)
     assert wins + shared + losses == 2
+
+
+def test_illegal_actions_are_refused():
+    """pyspiel does not check a Python game's actions; the state does, and changes nothing."""
+    state = O.load_game(2).new_initial_state()
+    with pytest.raises(O.OpenSpielError, match="chance outcome 7 is not a colour"):
+        state.apply_action(7)
+    for c in [BLUE] * 6 + [BLACK] * 6:
+        state.apply_action(c)
+    before = state.st.copy()
+    with pytest.raises(O.OpenSpielError, match="action 0 is not legal for player 0"):
+        state.apply_action(parse_move("tile red A1"))  # player 0 holds no red tile
+    with pytest.raises(O.OpenSpielError, match="is not legal"):
+        state.apply_action(S.A_COMMIT)  # no conflict
+    assert np.array_equal(state.st, before) and state.history() == \
+        [BLUE] * 6 + [BLACK] * 6

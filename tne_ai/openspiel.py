@@ -16,6 +16,8 @@ The game
   reward at the end.
 - Actions are the engine's action codes (``tne_ai.state``): ``num_distinct_actions`` is
   ``state.N_ACTIONS`` (3042); ``legal_actions`` is the engine's ``legal_moves`` (ascending).
+  ``apply_action`` refuses (``OpenSpielError``) a code that is not legal and a chance outcome
+  that is not a colour left in the bag: pyspiel does not check a Python game's actions.
 - Chance: every tile drawn is a chance node.  The state's bag is the engine's external-draw
   bag (``BAG_ORDERED = BAG_EXTERNAL``, colour counts only): a rule that draws only records the
   draw as owed (``DRAWS_OWED``), and while ``owed_drawer`` names a player the state is a chance
@@ -43,7 +45,8 @@ The game
 - ``observation_tensor(p)``: p's observation tensor of ``tne_ai.env.encode`` (float32,
   shape ``[OBS_SIZE]`` = [5696]: 32 board planes of 11 x 16 squares, then 64 scalars; plane by
   plane in docs/OBSERVATION.md): p's own hand and scores, the public board and counts, the
-  pending decision; never another hand, another player's scores or the bag.  The observer's
+  pending decision (counts divided by fixed scales); never another hand, another player's
+  scores or the bag.  The observer's
   ``dict`` shows it as ``planes`` (32, 11, 16) and ``scalars`` (64,).
 - ``information_state_tensor(p)``: shape ``[INFO_SIZE]`` = [5741]: the observation tensor,
   then ``history`` (4, 11): the moves each player made so far, by kind (tile, leader,
@@ -322,10 +325,20 @@ class TigrisEuphratesState(pyspiel.State):
     def _apply_action(self, action):
         core = self._core
         st = core.st
-        core.public = None
         if owed_drawer(st) >= 0:
+            if not 0 <= action < 4 or st[S.BAG_COUNT + action] <= 0:
+                raise OpenSpielError(f"{GAME_NAME}: chance outcome {action} is not a colour "
+                                     f"left in the bag")
+            core.public = None
             resolve_draw(st, action)
             return
+        # pyspiel does not check a Python game's actions: a learner whose masked policy went
+        # to NaN could hand in any code, and the engine assumes legal ones
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        if action not in moves[:legal_moves(st, moves)]:
+            raise OpenSpielError(f"{GAME_NAME}: action {action} is not legal for player "
+                                 f"{int(st[S.TO_ACT])}")
+        core.public = None
         player = int(st[S.TO_ACT])
         full = f"{player}:{_move_text(action)}"
         if S.A_SWAP <= action < S.A_PASS:

@@ -2,7 +2,7 @@
 
 A seat's observation is one flat float32 vector of ``OBS_SIZE`` values: ``N_PLANES`` board
 planes of 11 x 16 squares (``plane * 176 + square``, square = row * 16 + col as everywhere),
-then ``N_VECTOR`` scalars.  It holds only what that seat may see (SPEC: the seat's own hand
+then ``N_VECTOR`` scalars (counts divided by the fixed ``SCALE`` of their field).  It holds only what that seat may see (SPEC: the seat's own hand
 and scores, the public board and counts); players are numbered relative to the seat (0 = the
 seat itself, 1 = the next in turn order...).  The action mask is over the engine's fixed
 action space (``state.N_ACTIONS`` codes, as ``legal_moves`` writes them).
@@ -16,7 +16,7 @@ from numba import njit
 
 from .. import state as S
 from ..bits import U0, U1, lowest_bit
-from ..board import RIVER_SQUARES, SQUARES, COLS
+from ..board import RIVER_SQUARES, SQUARES, COLS, TILES_PER_COLOUR
 from ..engine.apply import conflict_strengths, treasures_left
 
 # --- layout -----------------------------------------------------------------------------------
@@ -55,6 +55,28 @@ V_PLAYERS = 55       # 55 + (players - 2)
 V_SEAT = 58          # 58 + seat (absolute seat number)
 N_VECTOR = 64        # 62, 63 are always 0
 OBS_SIZE = BOARD_SIZE + N_VECTOR
+
+
+def _scales():
+    """SCALE[i]: the scalar at V + i is its count divided by this (1 for the one-hot fields),
+    so that every value is about 0..1 for a network."""
+    scale = np.ones(N_VECTOR, dtype=np.float32)
+    scale[V_HAND:V_HAND + 4] = 6                  # a hand holds 6 tiles
+    scale[V_HAND_SIZE:V_HAND_SIZE + 4] = 6
+    scale[V_CATASTROPHES:V_CATASTROPHES + 4] = 2  # 2 catastrophe tiles a player
+    scale[V_BAG] = 143                            # the bag after the temples are placed
+    scale[V_SCORE:V_SCORE + 5] = 20
+    scale[V_TREASURES_LEFT] = 10
+    scale[V_OUT_OF_GAME:V_OUT_OF_GAME + 4] = TILES_PER_COLOUR
+    scale[V_HIDDEN_DISCARDS] = 143
+    scale[V_ACTIONS_LEFT] = 2
+    scale[V_STRENGTH:V_STRENGTH + 2] = 10
+    scale[V_COMMIT] = 6
+    return scale
+
+
+SCALE = _scales()
+INV_SCALE = (np.float32(1) / SCALE).astype(np.float32)
 
 SHADOW_SIZE = S.STATE_SIZE + 1  # encode_update's memory: the state last encoded, then its seat
 
@@ -128,6 +150,8 @@ def _write_vector(st, seat, out):
         out[V + V_ROLE + 2] = 1.0
     out[V + V_PLAYERS + n - 2] = 1.0
     out[V + V_SEAT + seat] = 1.0
+    for i in range(N_VECTOR):
+        out[V + i] *= INV_SCALE[i]
 
 
 @njit(cache=True)
