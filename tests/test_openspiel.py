@@ -406,16 +406,18 @@ def test_tensors_show_own_hand_and_count_moves_by_kind():
     info0 = np.array(state.information_state_tensor(0))
     info1 = np.array(state.information_state_tensor(1))
     assert np.array_equal(info0[:OBS_SIZE], np.array(state.observation_tensor(0)))
-    history0 = info0[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)
-    history1 = info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)
-    assert history0[0, 1] == 1 and history0.sum() == 1       # player 0 (itself): a leader
-    assert history1[1, 1] == 1 and history1.sum() == 1       # player 0 is 1 seat after 1
-    assert info0[-1] == 1 and info1[-1] == 1                 # one move made
+    # counts / 100, moves made / the move cap (2,000)
+    history0 = info0[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11) * 100
+    history1 = info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11) * 100
+    assert history0[0, 1] == pytest.approx(1) and history0.sum() == pytest.approx(1)  # itself: a leader
+    assert history1[1, 1] == pytest.approx(1) and history1.sum() == pytest.approx(1)  # 1 seat after 1
+    assert info0[-1] == pytest.approx(1 / 2000) and info1[-1] == pytest.approx(1 / 2000)
     # the draws are not moves; a swap is counted as a swap
     state.apply_action(swap_code((1, 0, 0, 0)))
     state.apply_action(GREEN)  # the draw replacing the discarded red
     info1 = np.array(state.information_state_tensor(1))
-    assert info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)[1, 4] == 1 and info1[-1] == 2
+    assert info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)[1, 4] * 100 == pytest.approx(1)
+    assert info1[-1] * 2000 == pytest.approx(2)
 
 
 def test_resampled_worlds_keep_the_tensors():

@@ -51,7 +51,7 @@ The game
 - ``information_state_tensor(p)``: shape ``[INFO_SIZE]`` = [5741]: the observation tensor,
   then ``history`` (4, 11): the moves each player made so far, by kind (tile, leader,
   withdraw, catastrophe, swap, pass, commit, war, monument, decline, treasure; players
-  relative to p as in the observation), then the number of moves made.  It is a summary of
+  relative to p as in the observation; each count / 100), then the moves made / ``max_moves``.  It is a summary of
   the public history, not the whole sequence (the string is the perfect-recall view).
 - ``resample_from_infostate(p, probability_sampler)``: the determinizer
   (``search.determinize``) deals the tiles p cannot see to the other hands, the hidden
@@ -140,6 +140,7 @@ KIND_STARTS = np.array([S.A_TILE, S.A_LEADER, S.A_WITHDRAW, S.A_CATASTROPHE, S.A
                         S.A_COMMIT, S.A_WAR, S.A_MONUMENT, S.A_DECLINE, S.A_TREASURE])
 N_KINDS = len(KIND_STARTS)
 INFO_SIZE = OBS_SIZE + 4 * N_KINDS + 1
+HISTORY_SCALE = 100.0  # the information state tensor's move counts are divided by this
 
 
 def move_kind(code):
@@ -444,8 +445,8 @@ class TigrisEuphratesObserver:
             history = self.dict["history"]
             history[:] = 0.0
             for p in range(n):
-                history[(p - player) % n] = core.kinds[p]
-            self.dict["moves"][0] = core.moves
+                history[(p - player) % n] = core.kinds[p] / HISTORY_SCALE
+            self.dict["moves"][0] = core.moves / core.max_moves
 
     def string_from(self, state, player):
         return state.view_text(player, self.hands, self.public, self.history)
