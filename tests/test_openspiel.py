@@ -440,26 +440,41 @@ def test_resampled_worlds_keep_the_tensors():
     assert checked >= 9
 
 
+_POLICY_GRADIENT = """
+import json, sys
+import numpy as np
+import jax
+sys.path.insert(0, "examples")
+import openspiel_policy_gradient as example
+pg = example.learners(seed=0, hidden=(16,))
+before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
+example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
+changed = []
+for p in range(2):
+    after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
+    changed.append(len(after) == len(before[p]) > 0
+                   and any(not np.array_equal(a, b) for a, b in zip(after, before[p])))
+print(json.dumps({"changed": changed, "match": example.match(pg, games=2, max_moves=20)}))
+"""
+
+
 def test_openspiel_policy_gradient_learns_on_the_tensors():
     """OpenSpiel's own actor-critic (open_spiel.python.jax.policy_gradient) trains on the
-    information state tensors of capped 2-player games, then plays legal moves against
-    OpenSpiel's random agent (examples/openspiel_policy_gradient.py; extra openspiel-jax)."""
-    import importlib.util
+    information state tensors of capped 2-player games (both seats' networks change), then
+    plays legal moves against OpenSpiel's random agent (examples/openspiel_policy_gradient.py;
+    extra openspiel-jax).  In a fresh interpreter: JAX's threads must not be in the test
+    process when later tests fork."""
+    import json
     import os
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
-                        "openspiel_policy_gradient.py")
-    spec = importlib.util.spec_from_file_location("openspiel_policy_gradient", path)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    import jax
-    pg = example.learners(seed=0, hidden=(16,))
-    before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
-    example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
-    for p in range(2):  # both seats' networks were updated from their game
-        after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
-        assert len(after) == len(before[p]) > 0
-        assert any(not np.array_equal(a, b) for a, b in zip(after, before[p]))
-    wins, shared, losses = example.match(pg, games=2, max_moves=20)
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", _POLICY_GRADIENT], cwd=root, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["changed"] == [True, True]
+    wins, shared, losses = result["match"]
     assert wins + shared + losses == 2
 
 
