@@ -2,7 +2,8 @@
 it).  Every figure is the median of several runs with its spread (min .. max).
 
 Figures (single-threaded unless marked): random full games/s and actions/s (uniform over the
-full legal move set, 2 players); legal-move generations/s at start, mid-game (ply 100) and
+full legal move set, 2 players); learning-environment steps a CPU second (VecEnv, one Env,
+the OpenSpiel game; ``measure_env_steps``); legal-move generations/s at start, mid-game (ply 100) and
 late-game (ply 180) positions; kingdom labellings (flood fills)/s; ISMCTS iterations/s from the
 start and from a mid-game position with 1 and 2 threads, with the default rollout (evaluate at
 once) and with full random rollouts; memory per tree node; seconds to the
