@@ -12,6 +12,8 @@ from tne_ai import state as S
 from tne_ai.agents import AgentSpecError, make_agent
 from tne_ai.board import COLOUR_LETTERS, TILES_PER_COLOUR
 from tne_ai.engine.rng import make_rng
+from tne_ai.env.encode import OBS_SIZE, V, V_BAG, V_HAND, V_HAND_SIZE
+from tne_ai.notation import parse_move
 from tne_ai.position import Position, start_state
 from tne_ai.search.determinize import determinize
 
@@ -374,3 +376,119 @@ def test_time_budget_and_specs():
         make_agent("openspiel-mcts:playout=fast")
     with pytest.raises(AgentSpecError, match="unknown option 'iterations'"):
         make_agent("openspiel-mcts:iterations=5")
+
+
+# --- tensors (docs/OBSERVATION.md) ------------------------------------------------------------
+
+def test_tensor_shapes_are_the_documented_ones():
+    for players in (2, 4):
+        game = O.load_game(players)
+        assert game.observation_tensor_shape() == [5696] == [OBS_SIZE]
+        assert game.information_state_tensor_shape() == [5696 + 4 * 11 + 1] == [O.INFO_SIZE]
+        state = game.new_initial_state()
+        assert len(state.observation_tensor(0)) == 5696
+        assert len(state.information_state_tensor(players - 1)) == O.INFO_SIZE
+
+
+def test_tensors_show_own_hand_and_count_moves_by_kind():
+    game = O.load_game(2)
+    state = game.new_initial_state()
+    for c in [RED] * 6 + [BLACK] * 6:   # player 0 draws six red, player 1 six black
+        state.apply_action(c)
+    obs0 = np.array(state.observation_tensor(0))
+    obs1 = np.array(state.observation_tensor(1))
+    # counts divided by their scale (docs/OBSERVATION.md): 6 tiles a hand, 143 in the bag
+    assert list(obs0[V + V_HAND:V + V_HAND + 4]) == [1, 0, 0, 0]
+    assert list(obs1[V + V_HAND:V + V_HAND + 4]) == [0, 0, 0, 1]
+    assert list(obs0[V + V_HAND_SIZE:V + V_HAND_SIZE + 2]) == [1, 1]
+    assert obs0[V + V_BAG] == pytest.approx(131 / 143)
+    state.apply_action(parse_move("leader red L1"))  # next to the temple at K1
+    info0 = np.array(state.information_state_tensor(0))
+    info1 = np.array(state.information_state_tensor(1))
+    assert np.array_equal(info0[:OBS_SIZE], np.array(state.observation_tensor(0)))
+    # counts / 100, moves made / the move cap (2,000)
+    history0 = info0[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11) * 100
+    history1 = info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11) * 100
+    assert history0[0, 1] == pytest.approx(1) and history0.sum() == pytest.approx(1)  # itself: a leader
+    assert history1[1, 1] == pytest.approx(1) and history1.sum() == pytest.approx(1)  # 1 seat after 1
+    assert info0[-1] == pytest.approx(1 / 2000) and info1[-1] == pytest.approx(1 / 2000)
+    # the draws are not moves; a swap is counted as a swap
+    state.apply_action(swap_code((1, 0, 0, 0)))
+    state.apply_action(GREEN)  # the draw replacing the discarded red
+    info1 = np.array(state.information_state_tensor(1))
+    assert info1[OBS_SIZE:OBS_SIZE + 44].reshape(4, 11)[1, 4] * 100 == pytest.approx(1)
+    assert info1[-1] * 2000 == pytest.approx(2)
+
+
+def test_resampled_worlds_keep_the_tensors():
+    """A world drawn from p's information set shows p the same tensors (the others' hands
+    and the bag are what resample_from_infostate changes)."""
+    game = O.load_game(3)
+    state, _, _ = play_random(game, 3)
+    history = state.history()
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    checked = 0
+    for cut in range(60, len(history), 70):
+        s = game.new_initial_state()
+        for a in history[:cut]:
+            s.apply_action(a)
+        for p in range(3):
+            world = s.resample_from_infostate(p, sampler)
+            assert world.observation_tensor(p) == s.observation_tensor(p)
+            assert world.information_state_tensor(p) == s.information_state_tensor(p)
+            checked += 1
+    assert checked >= 9
+
+
+_POLICY_GRADIENT = """
+import json, sys
+import numpy as np
+import jax
+sys.path.insert(0, "examples")
+import openspiel_policy_gradient as example
+pg = example.learners(seed=0, hidden=(16,))
+before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
+example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
+changed = []
+for p in range(2):
+    after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
+    changed.append(len(after) == len(before[p]) > 0
+                   and any(not np.array_equal(a, b) for a, b in zip(after, before[p])))
+print(json.dumps({"changed": changed, "match": example.match(pg, games=2, max_moves=20)}))
+"""
+
+
+def test_openspiel_policy_gradient_learns_on_the_tensors():
+    """OpenSpiel's own actor-critic (open_spiel.python.jax.policy_gradient) trains on the
+    information state tensors of capped 2-player games (both seats' networks change), then
+    plays legal moves against OpenSpiel's random agent (examples/openspiel_policy_gradient.py;
+    extra openspiel-jax).  In a fresh interpreter: JAX's threads must not be in the test
+    process when later tests fork."""
+    import json
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", _POLICY_GRADIENT], cwd=root, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["changed"] == [True, True]
+    wins, shared, losses = result["match"]
+    assert wins + shared + losses == 2
+
+
+def test_illegal_actions_are_refused():
+    """pyspiel does not check a Python game's actions; the state does, and changes nothing."""
+    state = O.load_game(2).new_initial_state()
+    with pytest.raises(O.OpenSpielError, match="chance outcome 7 is not a colour"):
+        state.apply_action(7)
+    for c in [BLUE] * 6 + [BLACK] * 6:
+        state.apply_action(c)
+    before = state.st.copy()
+    with pytest.raises(O.OpenSpielError, match="action 0 is not legal for player 0"):
+        state.apply_action(parse_move("tile red A1"))  # player 0 holds no red tile
+    with pytest.raises(O.OpenSpielError, match="is not legal"):
+        state.apply_action(S.A_COMMIT)  # no conflict
+    assert np.array_equal(state.st, before) and state.history() == \
+        [BLUE] * 6 + [BLACK] * 6

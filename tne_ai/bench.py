@@ -2,7 +2,8 @@
 it).  Every figure is the median of several runs with its spread (min .. max).
 
 Figures (single-threaded unless marked): random full games/s and actions/s (uniform over the
-full legal move set, 2 players); legal-move generations/s at start, mid-game (ply 100) and
+full legal move set, 2 players); learning-environment steps a CPU second (VecEnv, one Env,
+the OpenSpiel game; ``measure_env_steps``); legal-move generations/s at start, mid-game (ply 100) and
 late-game (ply 180) positions; kingdom labellings (flood fills)/s; ISMCTS iterations/s from the
 start and from a mid-game position with 1 and 2 threads, with the default rollout (evaluate at
 once) and with full random rollouts; memory per tree node; seconds to the
@@ -120,6 +121,66 @@ def measure_labels(positions, rounds=50, repeats=5):
     return _repeat(lambda: _rate(lambda: label_all(positions, rounds), positions.shape[0] * rounds), repeats)
 
 
+def measure_env_steps(players=2, envs=128, steps=200_000, repeats=3, seed=1):
+    """Learning-environment steps a CPU second, random legal actions, with the action mask
+    and the acting seat's observation written at every step (tne_ai.env): ``vec`` is one
+    ``VecEnv(envs)`` stepped in batches (actions drawn with numpy from its move lists),
+    ``single`` one ``Env`` stepped a Python call a move, ``openspiel`` the OpenSpiel game
+    (``observation_tensor`` and ``legal_actions_mask`` of the player to act every move, the
+    chance nodes of draws resolved on the way; absent without the ``openspiel`` extra).
+    Timed by ``time.process_time`` (every figure is single-threaded), so other load on the
+    machine does not count."""
+    from .env import Env, VecEnv
+
+    def rate(run, count):
+        t = time.process_time()
+        run(count)
+        return count / (time.process_time() - t)
+
+    vec = VecEnv(envs, players, seed=seed)
+    rs = np.random.default_rng(seed)
+
+    def run_vec(count):
+        for _ in range(max(1, count // envs)):
+            vec.step(vec.random_actions(rs))
+    run_vec(envs * 20)
+    out = {"vec": _repeat(lambda: rate(run_vec, steps), repeats)}
+    env = Env(players, seed=seed)
+
+    def run_single(count):
+        moves, n_moves = env.moves, env.n_moves
+        for _ in range(count):
+            env.step(int(moves[0, int(rs.integers(n_moves[0]))]))
+    run_single(100)
+    out["single"] = _repeat(lambda: rate(run_single, max(1000, steps // 20)), repeats)
+    try:
+        from .openspiel import load_game
+    except ImportError:
+        return out
+    game = load_game(players)
+    state = [game.new_initial_state()]
+
+    def run_openspiel(count):
+        made = 0
+        while made < count:
+            s = state[0]
+            if s.is_terminal():
+                s = state[0] = game.new_initial_state()
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes())
+                s.apply_action(int(rs.choice(outcomes, p=probs)))
+                continue
+            p = s.current_player()
+            s.observation_tensor(p)
+            s.legal_actions_mask(p)
+            legal = s.legal_actions()
+            s.apply_action(legal[int(rs.integers(len(legal)))])
+            made += 1
+    run_openspiel(50)
+    out["openspiel"] = _repeat(lambda: rate(run_openspiel, max(200, steps // 200)), repeats)
+    return out
+
+
 BASELINE = {"evaluation": "basic", "prior": "none", "widen": 0}
 
 
@@ -216,6 +277,10 @@ def run_all(quick=False, tiny=False, progress=None):
     g = measure_games(2, games=max(2, int(2000 * scale)), repeats=repeats)
     put("random_games_per_s", g["games_per_s"], "games/s")
     put("actions_per_s", g["actions_per_s"], "actions/s")
+    say("learning-environment steps (VecEnv, single Env, OpenSpiel)")
+    for name, value in measure_env_steps(2, steps=max(2000, int(400_000 * scale)),
+                                         repeats=repeats).items():
+        put(f"env_{name}_steps_per_cpu_s", value, "steps/s")
     count = 20 if tiny else (150 if quick else 400)
     for name, ply in (("start", 0), ("mid", 100), ("late", 180)):
         say(f"move generation ({name})")

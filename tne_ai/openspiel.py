@@ -16,6 +16,8 @@ The game
   reward at the end.
 - Actions are the engine's action codes (``tne_ai.state``): ``num_distinct_actions`` is
   ``state.N_ACTIONS`` (3042); ``legal_actions`` is the engine's ``legal_moves`` (ascending).
+  ``apply_action`` refuses (``OpenSpielError``) a code that is not legal and a chance outcome
+  that is not a colour left in the bag: pyspiel does not check a Python game's actions.
 - Chance: every tile drawn is a chance node.  The state's bag is the engine's external-draw
   bag (``BAG_ORDERED = BAG_EXTERNAL``, colour counts only): a rule that draws only records the
   draw as owed (``DRAWS_OWED``), and while ``owed_drawer`` names a player the state is a chance
@@ -40,6 +42,17 @@ The game
   one ``player:move`` token a move, where other players' swaps show only how many tiles they
   discarded (``1:swap 3``) and p's own swaps show the tiles.  The order of p's own draws is
   not listed (his hand is), so it is perfect recall except for that.
+- ``observation_tensor(p)``: p's observation tensor of ``tne_ai.env.encode`` (float32,
+  shape ``[OBS_SIZE]`` = [5696]: 32 board planes of 11 x 16 squares, then 64 scalars; plane by
+  plane in docs/OBSERVATION.md): p's own hand and scores, the public board and counts, the
+  pending decision (counts divided by fixed scales); never another hand, another player's
+  scores or the bag.  The observer's
+  ``dict`` shows it as ``planes`` (32, 11, 16) and ``scalars`` (64,).
+- ``information_state_tensor(p)``: shape ``[INFO_SIZE]`` = [5741]: the observation tensor,
+  then ``history`` (4, 11): the moves each player made so far, by kind (tile, leader,
+  withdraw, catastrophe, swap, pass, commit, war, monument, decline, treasure; players
+  relative to p as in the observation; each count / 100), then the moves made / ``max_moves``.  It is a summary of
+  the public history, not the whole sequence (the string is the perfect-recall view).
 - ``resample_from_infostate(p, probability_sampler)``: the determinizer
   (``search.determinize``) deals the tiles p cannot see to the other hands, the hidden
   discards and the bag; the bag it deals as a sequence is turned back into colour counts of an
@@ -87,6 +100,7 @@ from .engine.movegen import legal_moves
 from .engine.playout import random_game
 from .engine.rng import make_rng
 from .engine.scoring import rewards
+from .env.encode import N_PLANES, OBS_SIZE, encode
 from .errors import TneError
 from .formats import board_rows, square_flags
 from .notation import move_text
@@ -110,15 +124,27 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     provides_factored_observation_string=False,
     parameter_specification=_DEFAULTS)
 
 
 class OpenSpielError(TneError, ValueError):
     """A bad game parameter or state handed to the OpenSpiel layer."""
+
+
+# the kinds of move the information state tensor counts, by the first code of each
+KIND_STARTS = np.array([S.A_TILE, S.A_LEADER, S.A_WITHDRAW, S.A_CATASTROPHE, S.A_SWAP, S.A_PASS,
+                        S.A_COMMIT, S.A_WAR, S.A_MONUMENT, S.A_DECLINE, S.A_TREASURE])
+N_KINDS = len(KIND_STARTS)
+INFO_SIZE = OBS_SIZE + 4 * N_KINDS + 1
+HISTORY_SCALE = 100.0  # the information state tensor's move counts are divided by this
+
+
+def move_kind(code):
+    return int(np.searchsorted(KIND_STARTS, code, side="right")) - 1
 
 
 # --- the state's data -----------------------------------------------------------------------
@@ -129,7 +155,7 @@ class _Core:
     entries are immutable tuples).  ``public`` caches the public lines of the text views
     (None until asked for; every action or draw clears it)."""
 
-    __slots__ = ("st", "history", "moves", "max_moves", "public")
+    __slots__ = ("st", "history", "moves", "max_moves", "public", "kinds")
 
     def __deepcopy__(self, memo):
         core = _Core.__new__(_Core)
@@ -138,6 +164,7 @@ class _Core:
         core.moves = self.moves
         core.max_moves = self.max_moves
         core.public = self.public
+        core.kinds = self.kinds.copy()
         return core
 
 
@@ -257,6 +284,7 @@ class TigrisEuphratesState(pyspiel.State):
         core.moves = 0
         core.max_moves = game.max_moves
         core.public = None
+        core.kinds = np.zeros((4, N_KINDS), dtype=np.int64)  # moves by player and kind
         self._core = core
 
     # --- the engine state ------------------------------------------------------------------
@@ -298,10 +326,20 @@ class TigrisEuphratesState(pyspiel.State):
     def _apply_action(self, action):
         core = self._core
         st = core.st
-        core.public = None
         if owed_drawer(st) >= 0:
+            if not 0 <= action < 4 or st[S.BAG_COUNT + action] <= 0:
+                raise OpenSpielError(f"{GAME_NAME}: chance outcome {action} is not a colour "
+                                     f"left in the bag")
+            core.public = None
             resolve_draw(st, action)
             return
+        # pyspiel does not check a Python game's actions: a learner whose masked policy went
+        # to NaN could hand in any code, and the engine assumes legal ones
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        if action not in moves[:legal_moves(st, moves)]:
+            raise OpenSpielError(f"{GAME_NAME}: action {action} is not legal for player "
+                                 f"{int(st[S.TO_ACT])}")
+        core.public = None
         player = int(st[S.TO_ACT])
         full = f"{player}:{_move_text(action)}"
         if S.A_SWAP <= action < S.A_PASS:
@@ -309,6 +347,7 @@ class TigrisEuphratesState(pyspiel.State):
         else:
             public = full
         core.history.append((player, public, full))
+        core.kinds[player, move_kind(action)] += 1
         apply_action(st, action, _UNUSED_RNG)
         core.moves += 1
 
@@ -369,7 +408,10 @@ class TigrisEuphratesState(pyspiel.State):
 
 
 class TigrisEuphratesObserver:
-    """pyspiel's Python observer interface: strings only (no tensors)."""
+    """pyspiel's Python observer interface: the strings, and the tensors of the module
+    docstring for the observation types that show a player his own hand (the default ones of
+    ``observation_tensor`` and ``information_state_tensor``); other types get an empty
+    tensor."""
 
     def __init__(self, iig_obs_type=None, params=None):
         if params:
@@ -381,11 +423,30 @@ class TigrisEuphratesObserver:
                       "all" if private == pyspiel.PrivateInfoType.ALL_PLAYERS else "none")
         self.public = bool(iig_obs_type.public_info)
         self.history = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(0, np.float32)
         self.dict = {}
+        if self.hands == "own" and self.public:
+            size = INFO_SIZE if self.history else OBS_SIZE
+            self.tensor = np.zeros(size, np.float32)
+            self.dict["planes"] = self.tensor[:N_PLANES * B.SQUARES].reshape(N_PLANES, B.ROWS, B.COLS)
+            self.dict["scalars"] = self.tensor[N_PLANES * B.SQUARES:OBS_SIZE]
+            if self.history:
+                self.dict["history"] = self.tensor[OBS_SIZE:OBS_SIZE + 4 * N_KINDS].reshape(4, N_KINDS)
+                self.dict["moves"] = self.tensor[OBS_SIZE + 4 * N_KINDS:]
+        else:
+            self.tensor = np.zeros(0, np.float32)
 
     def set_from(self, state, player):
-        pass
+        if not self.tensor.size:
+            return
+        core = state._core
+        encode(core.st, player, self.tensor[:OBS_SIZE])
+        if self.history:
+            n = int(core.st[S.PLAYERS])
+            history = self.dict["history"]
+            history[:] = 0.0
+            for p in range(n):
+                history[(p - player) % n] = core.kinds[p] / HISTORY_SCALE
+            self.dict["moves"][0] = core.moves / core.max_moves
 
     def string_from(self, state, player):
         return state.view_text(player, self.hands, self.public, self.history)
