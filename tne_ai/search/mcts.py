@@ -24,6 +24,7 @@ from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
 from ..engine.kingdoms import MAX_KINGDOMS
+from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS, SearchConfig, canonical
 from .determinize import determinize
 from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
 from .features import N_FEATURES
@@ -31,9 +32,6 @@ from .priors import N_KINDS, N_MASKS, commit_context, defender_hidden, pick_comm
 
 MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
-# Rollout length used unless one is given: 0 = evaluate the expanded node at once with
-# ``evaluate``; it beat full random rollouts at equal time (see bench/README.md).
-DEFAULT_ROLLOUT = 0
 
 # bytes per node: action, parent, first child, next sibling (int32 each), visits and
 # availability (int32 each), value (float64), player (int8)
@@ -308,14 +306,9 @@ class SearchResult:
                                  for a, v, m in self.alternatives]}
 
 
-# per evaluation: the exploration constant, widening and leaf settling used unless given.
-# The basic evaluation's are the frozen baseline's (no widening, no settling).
-DEFAULTS = {
-    "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
-              "reuse": False},
-    "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True},
-}
+# the per-evaluation defaults live in search/config.py; this name stays for the faces that
+# still read it
+DEFAULTS = EVALUATION_DEFAULTS
 
 
 def _view(st, viewer):
@@ -367,37 +360,70 @@ def _thread_seed(seed, index):
     return (int(seed) * 1000003 + index * 7919 + 1) & 0x7FFFFFFFFFFFFFFF
 
 
-def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout_depth=DEFAULT_ROLLOUT,
-           leader_value=None, capacity=None, batch=32, evaluation="model", prior="kinds",
+# search()'s keyword arguments that are options of SearchConfig under another name
+_KEYWORDS = {"seconds": "time", "rollout_depth": "rollout", "leader_value": "leader",
+             "settle_leaves": "settle"}
+
+
+def config_of(config=None, **keywords):
+    """The SearchConfig of ``search()``'s keyword arguments: ``config`` (default
+    ``SearchConfig()``) with every keyword that is not None put in, by canonical name or
+    alias (``search(evaluation="basic", widen=0)``, ``search(config=cfg, seconds=2)``)."""
+    given = {_KEYWORDS.get(k, k): v for k, v in keywords.items() if v is not None}
+    for k in given:
+        canonical(k)
+    return (config if config is not None else SearchConfig()).replace(**given)
+
+
+def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, rollout_depth=None,
+           leader_value=None, capacity=None, batch=None, evaluation=None, prior=None,
            widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None,
-           commit_margin=None, reuse=None):
+           commit_margin=None, reuse=None, config=None):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
     by summing visits and values per action.  Returns a SearchResult.
 
-    ``evaluation``: "model" (the fitted evaluation, ``weights`` or the shipped ones) or
-    "basic" (the hand-set one of the frozen baseline).  ``prior``: "kinds" (the move-kind
-    scores of ``priors``) or "none".  ``widen``, ``widen_exp``: progressive widening (0 turns
-    it off: untried moves open at random).  ``settle_leaves``: settle pending decisions before
-    scoring a leaf (default: with the model).  Unset options take the defaults of
-    ``DEFAULTS`` for the evaluation chosen, so ``evaluation="basic", prior="none", widen=0``
-    is the search as it was before the fitted evaluation (the frozen baseline)."""
-    defaults = DEFAULTS[evaluation]
-    c = defaults["c"] if c is None else c
-    widen = defaults["widen"] if widen is None else widen
-    widen_exp = defaults["widen_exp"] if widen_exp is None else widen_exp
-    settle_leaves = defaults["settle"] if settle_leaves is None else settle_leaves
-    commit_margin = defaults["commit_margin"] if commit_margin is None else commit_margin
-    cfg = np.zeros(CFG_SIZE)
-    cfg[CFG_WIDEN_C] = widen
-    cfg[CFG_WIDEN_A] = widen_exp
-    cfg[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
+    The options are those of ``config`` (a ``SearchConfig``; default ``SearchConfig()``),
+    each keyword given (not None) replacing its option: ``evaluation``: "model" (the fitted
+    evaluation, ``weights`` or the shipped ones) or "basic" (the hand-set one of the frozen
+    baseline).  ``prior``: "kinds" (the move-kind scores of ``priors``) or "none".
+    ``widen``, ``widen_exp``: progressive widening (0 turns it off: untried moves open at
+    random).  ``settle_leaves``: settle pending decisions before scoring a leaf (default:
+    with the model).  Unset options take ``EVALUATION_DEFAULTS`` for the evaluation chosen,
+    so ``evaluation="basic", prior="none", widen=0`` is the search as it was before the
+    fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
+    (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
+    whose tree is continued when this position follows from its root."""
+    if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
+        weights_path, weights = weights, None
+    else:
+        weights_path = None
+    cfg = config_of(config, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
+                    c=c, rollout_depth=rollout_depth, leader_value=leader_value,
+                    capacity=capacity, batch=batch, evaluation=evaluation, prior=prior,
+                    widen=widen, widen_exp=widen_exp, settle_leaves=settle_leaves,
+                    commit_margin=commit_margin, weights=weights_path)
+    if weights is None and prior_w is None and cfg.weights is not None:
+        from .evaluate import load_weights
+        weights, prior_w = load_weights(cfg.weights)
+    return _search(st, cfg.resolved(), weights, prior_w, reuse)
+
+
+def _search(st, cfg, weights, prior_w, reuse):
+    """search() with a resolved SearchConfig."""
+    iterations, seconds, threads, seed = cfg.iterations, cfg.time, cfg.threads, cfg.seed
+    c, rollout_depth, capacity, batch = cfg.c, cfg.rollout, cfg.capacity, cfg.batch
+    evaluation, prior, commit_margin = cfg.evaluation, cfg.prior, cfg.commit_margin
+    cfg_array = np.zeros(CFG_SIZE)
+    cfg_array[CFG_WIDEN_C] = cfg.widen
+    cfg_array[CFG_WIDEN_A] = cfg.widen_exp
+    cfg_array[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
     # an ingredient switched off is None (run_iterations is then compiled without it)
     model_w = None if evaluation != "model" else \
         (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
     prior_w = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
         if prior == "kinds" else None
-    settle_on = True if settle_leaves else None
+    settle_on = True if cfg.settle else None
     if iterations is None and seconds is None:
         raise ValueError("give an iteration budget, a time budget or both")
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
@@ -421,8 +447,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
     deadline = start + seconds if seconds is not None else None
     root = st.copy()
     eval_params = EVAL_DEFAULT.copy()
-    if leader_value is not None:
-        eval_params[W_LEADER] = leader_value
+    eval_params[W_LEADER] = cfg.leader
 
     def one_tree(i):
         tree = Tree(capacity)
@@ -450,7 +475,7 @@ def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout
             if step <= 0:
                 break
             run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_w, settle_on,
-                           cfg, rng, *scratch.arrays(), *tree.arrays())
+                           cfg_array, rng, *scratch.arrays(), *tree.arrays())
             done += step
             if deadline is not None and time.perf_counter() >= deadline:
                 break
