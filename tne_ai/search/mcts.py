@@ -23,152 +23,182 @@ from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
-from ..engine.kingdoms import MAX_KINGDOMS
 from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS, SearchConfig, canonical
 from .determinize import determinize
 from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
-from .features import N_FEATURES
-from .priors import N_KINDS, N_MASKS, commit_context, defender_hidden, pick_commit, pick_untried
+from .priors import commit_context, defender_hidden, pick_commit, pick_untried
+from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
-MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
-
-# bytes per node: action, parent, first child, next sibling (int32 each), visits and
-# availability (int32 each), value (float64), player (int8)
-NODE_BYTES = 4 * 4 + 4 * 2 + 8 + 1
-
-
-class Tree:
-    """A search tree in flat arrays, capacity nodes; node 0 is the root."""
-
-    def __init__(self, capacity):
-        self.capacity = capacity
-        self.action = np.empty(capacity, dtype=np.int32)
-        self.parent = np.empty(capacity, dtype=np.int32)
-        self.child = np.empty(capacity, dtype=np.int32)
-        self.sibling = np.empty(capacity, dtype=np.int32)
-        self.player = np.empty(capacity, dtype=np.int8)
-        self.visits = np.empty(capacity, dtype=np.int32)
-        self.avail = np.empty(capacity, dtype=np.int32)
-        self.value = np.empty(capacity, dtype=np.float64)
-        self.count = np.zeros(1, dtype=np.int64)  # nodes in use
-        reset_tree(self.action, self.parent, self.child, self.sibling, self.player, self.visits,
-                   self.avail, self.value, self.count)
-
-    def arrays(self):
-        return (self.action, self.parent, self.child, self.sibling, self.player, self.visits,
-                self.avail, self.value, self.count)
-
-    def root_children(self):
-        """(action, visits, mean value) of every child of the root."""
-        out = []
-        ch = int(self.child[0])
-        while ch >= 0:
-            v = int(self.visits[ch])
-            out.append((int(self.action[ch]), v, float(self.value[ch]) / v if v else 0.0))
-            ch = int(self.sibling[ch])
-        return out
-
-
-@njit(cache=True)
-def copy_subtree(action, parent, child, sibling, player, visits, avail, value, x,
-                 d_action, d_parent, d_child, d_sibling, d_player, d_visits, d_avail, d_value,
-                 d_count):
-    """Copy the subtree under node x into an empty tree (x becomes its root, node 0);
-    return the nodes copied, or -1 if they do not fit."""
-    size = 1
-    stack = np.empty(action.shape[0], dtype=np.int64)   # source nodes still to copy
-    where = np.empty(action.shape[0], dtype=np.int64)   # their copies
-    d_action[0] = -1
-    d_parent[0] = -1
-    d_child[0] = -1
-    d_sibling[0] = -1
-    d_player[0] = -1
-    d_visits[0] = visits[x]
-    d_avail[0] = 0
-    d_value[0] = 0.0
-    stack[0] = x
-    where[0] = 0
-    top = 1
-    while top > 0:
-        top -= 1
-        src = stack[top]
-        dst = where[top]
-        ch = child[src]
-        while ch >= 0:
-            if size >= d_action.shape[0]:
-                return -1
-            new = size
-            size += 1
-            d_action[new] = action[ch]
-            d_parent[new] = dst
-            d_child[new] = -1
-            d_sibling[new] = d_child[dst]
-            d_child[dst] = new
-            d_player[new] = player[ch]
-            d_visits[new] = visits[ch]
-            d_avail[new] = avail[ch]
-            d_value[new] = value[ch]
-            stack[top] = ch
-            where[top] = new
-            top += 1
-            ch = sibling[ch]
-    d_count[0] = size
-    return size
-
-
-@njit(cache=True, nogil=True)
-def reset_tree(action, parent, child, sibling, player, visits, avail, value, count):
-    action[0] = -1
-    parent[0] = -1
-    child[0] = -1
-    sibling[0] = -1
-    player[0] = -1
-    visits[0] = 0
-    avail[0] = 0
-    value[0] = 0.0
-    count[0] = 1
-
 
 # the search configuration array ``cfg`` (float64) that run_iterations reads
 CFG_WIDEN_C = 0   # progressive widening: a node opens children by prior score while it has
 CFG_WIDEN_A = 1   # fewer than max(1, C * visits ** A); C = 0 opens untried moves at random
 CFG_EVEN_ROOT = 2  # 1: at a root commit decision, share the visits evenly among the commits
-CFG_SIZE = 3
-
-
-class Scratch:
-    """Work arrays of one search thread, made once and reused by every batch of iterations."""
-
-    def __init__(self):
-        self.st = np.empty(S.STATE_SIZE, dtype=np.int64)
-        self.moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-        self.legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        self.root_moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-        self.root_legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        self.child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        self.stamp = np.zeros(1, dtype=np.int64)
-        self.path = np.empty(MAX_DEPTH, dtype=np.int64)
-        self.reward = np.empty(4, dtype=np.float64)
-        self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
-        self.masks = np.empty((N_MASKS, 3), dtype=np.uint64)
-        self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
-        self.root_sum = np.zeros(4, dtype=np.float64)   # every player's rewards summed at the root
-        self.kind_counts = np.zeros(N_KINDS, dtype=np.float64)
-
-    def arrays(self):
-        return (self.st, self.moves, self.legal_stamp, self.root_moves, self.root_legal,
-                self.child_stamp, self.stamp, self.path,
-                self.reward, self.kmask, self.masks, self.feats, self.root_sum, self.kind_counts)
+CFG_C = 3          # the UCB exploration constant
+CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
+CFG_SIZE = 5
 
 
 @njit(cache=True, nogil=True)
-def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
-                   prior_w, settle_on, cfg, rng, st, moves, legal_stamp, root_moves, root_legal, child_stamp,
-                   stamps, path, reward,
-                   kmask, masks, feats, root_sum, kind_counts, action, parent, child, sibling, player, visits, avail,
-                   value, count):
-    """Run that many ISMCTS iterations from root for viewer, growing the tree in place.
+def list_root_moves(root, viewer, scratch):
+    """The root's legal moves when the viewer acts there, listed once for the batch: they
+    depend only on the board and the mover's own hand, both the same in every
+    determinization.  Returns (count or -1, the stamp marking them in root_legal)."""
+    _, _, _, root_moves, root_legal, _, stamps, _, _, _, _, _, _, _ = scratch
+    if root[S.TO_ACT] != viewer or root[S.PHASE] == S.PH_OVER:
+        return -1, 0
+    n = legal_moves(root, root_moves)
+    stamps[0] += 1
+    for i in range(n):
+        root_legal[root_moves[i]] = stamps[0]
+    return n, stamps[0]
+
+
+@njit(cache=True, nogil=True)
+def select_child(node, legal, lstamp, stamp, evenly, c_explore, child_stamp, tree):
+    """Among node's children whose action is legal now (legal[a] == lstamp), the best by
+    UCB (the least visited when ``evenly``); each is marked in child_stamp and its
+    availability counted.  Returns (best child or -1, the legal children)."""
+    action, _, child, sibling, _, visits, avail, value, _ = tree
+    best = -1
+    best_score = -1e300
+    legal_children = 0
+    ch = child[node]
+    while ch >= 0:
+        a = action[ch]
+        if legal[a] == lstamp:
+            legal_children += 1
+            child_stamp[a] = stamp
+            avail[ch] += 1
+            v = visits[ch]
+            if evenly:
+                score = -v        # the least visited commit: means stay comparable
+            else:
+                score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
+            if score > best_score:
+                best_score = score
+                best = ch
+        ch = sibling[ch]
+    return best, legal_children
+
+
+@njit(cache=True, nogil=True)
+def untried_action(st, mv, n, legal, lstamp, stamp, widen_c, prior_w, node, rng, scratch, tree):
+    """The untried legal action to open at node: by prior score when widening with priors
+    (``pick_untried`` in the action phase, ``pick_commit`` in a conflict), else at random."""
+    _, _, _, _, _, child_stamp, _, _, _, kmask, masks, _, _, kind_counts = scratch
+    action, _, child, sibling, _, _, _, _, _ = tree
+    phase = st[S.PHASE]
+    if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
+        return pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
+                            child[node], sibling, action, kmask, masks, kind_counts, rng)
+    elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+        return pick_commit(st, mv, n, child_stamp, stamp)
+    else:
+        a = mv[below(rng, n)]
+        while child_stamp[a] == stamp:
+            a = mv[below(rng, n)]
+        return a
+
+
+@njit(cache=True, nogil=True)
+def add_child(node, a, mover, tree):
+    """Append a new unvisited child of node for action a chosen by mover; its index."""
+    action, parent, child, sibling, player, visits, avail, value, count = tree
+    new = count[0]
+    count[0] = new + 1
+    action[new] = a
+    parent[new] = node
+    child[new] = -1
+    sibling[new] = child[node]
+    child[node] = new
+    player[new] = mover
+    visits[new] = 0
+    avail[new] = 1
+    value[new] = 0.0
+    return new
+
+
+@njit(cache=True, nogil=True)
+def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
+    """One iteration's walk down the tree from the determinized state scratch.st: select
+    by UCB among the legal children, open one untried action (widening permitting) and stop
+    there.  The path is left in scratch.path; returns its depth."""
+    st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, _, _, _, _, _ = scratch
+    action, _, _, _, _, visits, _, _, count = tree
+    capacity = action.shape[0]
+    widen_c = cfg[CFG_WIDEN_C]
+    node = 0
+    depth = 0
+    path[0] = 0
+    while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
+        stamps[0] += 1
+        stamp = stamps[0]
+        if depth == 0 and root_n >= 0:
+            mv, n, legal, lstamp = root_moves, root_n, root_legal, root_lstamp
+        else:
+            mv, n, legal, lstamp = moves, legal_moves(st, moves), legal_stamp, stamp
+            for i in range(n):
+                legal_stamp[moves[i]] = stamp
+        best, legal_children = select_child(node, legal, lstamp, stamp, even_root and depth == 0,
+                                            cfg[CFG_C], child_stamp, tree)
+        expand = legal_children < n and count[0] < capacity
+        if expand and widen_c > 0.0 and legal_children > 0:
+            expand = legal_children < widen_c * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A]
+        if expand:
+            a = untried_action(st, mv, n, legal, lstamp, stamp, widen_c, prior_w, node, rng,
+                               scratch, tree)
+            new = add_child(node, a, st[S.TO_ACT], tree)
+            apply_action(st, a, rng)
+            depth += 1
+            path[depth] = new
+            break
+        if best < 0:
+            break
+        apply_action(st, np.int64(action[best]), rng)
+        depth += 1
+        path[depth] = best
+        node = best
+    return depth
+
+
+@njit(cache=True, nogil=True)
+def score_leaf(cfg, eval_params, model_w, settle_on, rng, scratch):
+    """Every player's reward at the leaf reached in scratch.st, into scratch.reward: a
+    random rollout of cfg's length (to the end when negative), leaf settling when on, then
+    the final ranking or the evaluation (the fitted one when model_w is given)."""
+    st, moves, _, _, _, _, _, _, reward, kmask, _, feats, _, _ = scratch
+    rollout_depth = np.int64(cfg[CFG_ROLLOUT])
+    random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
+    if settle_on is not None:
+        settle(st, rng, moves)
+    if model_w is not None:
+        evaluate_model(st, model_w, kmask, feats, reward)
+    else:
+        evaluate(st, eval_params, reward)
+
+
+@njit(cache=True, nogil=True)
+def back_up(depth, scratch, tree):
+    """Add the leaf's rewards along scratch.path: each node gets its chooser's reward."""
+    _, _, _, _, _, _, _, path, reward, _, _, _, root_sum, _ = scratch
+    _, _, _, _, player, visits, _, value, _ = tree
+    visits[0] += 1
+    for p in range(4):
+        root_sum[p] += reward[p]
+    for d in range(1, depth + 1):
+        nd = path[d]
+        visits[nd] += 1
+        value[nd] += reward[player[nd]]
+
+
+@njit(cache=True, nogil=True)
+def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, rng,
+                   scratch, tree):
+    """Run that many ISMCTS iterations from root for viewer, growing the tree in place
+    (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
+    array).
 
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
@@ -176,110 +206,14 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
     pending decisions before scoring a leaf).  numba prunes a branch on an argument that is
     None before typing it, so a search without an ingredient is compiled without its code
     (the frozen baseline compiles none of the three)."""
-    capacity = action.shape[0]
-    stamp = stamps[0]
-    widen_c = cfg[CFG_WIDEN_C]
-    widen_a = cfg[CFG_WIDEN_A]
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
-    # The root's legal moves when the viewer acts there: they depend only on the board and
-    # the mover's own hand, both the same in every determinization, so they are listed once.
-    root_n = -1
-    root_lstamp = 0
-    if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
-        root_n = legal_moves(root, root_moves)
-        stamp += 1
-        root_lstamp = stamp
-        for i in range(root_n):
-            root_legal[root_moves[i]] = stamp
+    root_n, root_lstamp = list_root_moves(root, viewer, scratch)
+    st = scratch[0]
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
-        node = 0
-        depth = 0
-        path[0] = 0
-        while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
-            stamp += 1
-            if depth == 0 and root_n >= 0:
-                mv = root_moves
-                n = root_n
-                legal = root_legal
-                lstamp = root_lstamp
-            else:
-                mv = moves
-                n = legal_moves(st, moves)
-                legal = legal_stamp
-                lstamp = stamp
-                for i in range(n):
-                    legal_stamp[moves[i]] = stamp
-            best = -1
-            best_score = -1e300
-            legal_children = 0
-            ch = child[node]
-            while ch >= 0:
-                a = action[ch]
-                if legal[a] == lstamp:
-                    legal_children += 1
-                    child_stamp[a] = stamp
-                    avail[ch] += 1
-                    v = visits[ch]
-                    if even_root and depth == 0:
-                        score = -v        # the least visited commit: means stay comparable
-                    else:
-                        score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
-                    if score > best_score:
-                        best_score = score
-                        best = ch
-                ch = sibling[ch]
-            expand = legal_children < n and count[0] < capacity
-            if expand and widen_c > 0.0 and legal_children > 0:
-                allowed = widen_c * (visits[node] + 1.0) ** widen_a
-                expand = legal_children < allowed
-            if expand:
-                phase = st[S.PHASE]
-                if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
-                    a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
-                                     child[node], sibling, action, kmask, masks, kind_counts, rng)
-                elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-                    a = pick_commit(st, mv, n, child_stamp, stamp)
-                else:
-                    a = mv[below(rng, n)]
-                    while child_stamp[a] == stamp:
-                        a = mv[below(rng, n)]
-                new = count[0]
-                count[0] = new + 1
-                action[new] = a
-                parent[new] = node
-                child[new] = -1
-                sibling[new] = child[node]
-                child[node] = new
-                player[new] = st[S.TO_ACT]
-                visits[new] = 0
-                avail[new] = 1
-                value[new] = 0.0
-                apply_action(st, a, rng)
-                depth += 1
-                path[depth] = new
-                break
-            if best < 0:
-                break
-            apply_action(st, np.int64(action[best]), rng)
-            depth += 1
-            path[depth] = best
-            node = best
-        random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
-        if settle_on is not None:
-            settle(st, rng, moves)
-        if model_w is not None:
-            evaluate_model(st, model_w, kmask, feats, reward)
-        else:
-            evaluate(st, eval_params, reward)
-        visits[0] += 1
-        for p in range(4):
-            root_sum[p] += reward[p]
-        for d in range(1, depth + 1):
-            nd = path[d]
-            visits[nd] += 1
-            value[nd] += reward[player[nd]]
-    stamps[0] = stamp
+        depth = descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree)
+        score_leaf(cfg, eval_params, model_w, settle_on, rng, scratch)
+        back_up(depth, scratch, tree)
     return iterations
 
 
@@ -418,6 +352,8 @@ def _search(st, cfg, weights, prior_w, reuse):
     cfg_array[CFG_WIDEN_C] = cfg.widen
     cfg_array[CFG_WIDEN_A] = cfg.widen_exp
     cfg_array[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
+    cfg_array[CFG_C] = c
+    cfg_array[CFG_ROLLOUT] = rollout_depth
     # an ingredient switched off is None (run_iterations is then compiled without it)
     model_w = None if evaluation != "model" else \
         (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
@@ -463,7 +399,7 @@ def _search(st, cfg, weights, prior_w, reuse):
                 ch = int(old.sibling[ch])
             if x > 0:
                 bigger = Tree(capacity + int(old.count[0]))
-                if copy_subtree(*old.arrays()[:8], x, *bigger.arrays()) > 0:
+                if copy_subtree(old.packed, x, bigger.packed) > 0:
                     bigger.scratch = tree.scratch
                     tree = bigger
         scratch = tree.scratch
@@ -474,8 +410,8 @@ def _search(st, cfg, weights, prior_w, reuse):
             step = batch if budget is None else min(batch, budget - done)
             if step <= 0:
                 break
-            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_w, settle_on,
-                           cfg_array, rng, *scratch.arrays(), *tree.arrays())
+            run_iterations(root, viewer, step, cfg_array, eval_params, model_w, prior_w, settle_on, rng,
+                           scratch.packed, tree.packed)
             done += step
             if deadline is not None and time.perf_counter() >= deadline:
                 break
