@@ -13,7 +13,6 @@ The tree lives in preallocated numpy arrays (no Python object per node); see ``T
 """
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
@@ -25,7 +24,7 @@ from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
 from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS, SearchConfig, canonical
 from .determinize import determinize
-from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
+from .evaluate import evaluate, evaluate_model, settle
 from .priors import commit_context, defender_hidden, pick_commit, pick_untried
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
@@ -45,7 +44,7 @@ def list_root_moves(root, viewer, scratch):
     """The root's legal moves when the viewer acts there, listed once for the batch: they
     depend only on the board and the mover's own hand, both the same in every
     determinization.  Returns (count or -1, the stamp marking them in root_legal)."""
-    _, _, _, root_moves, root_legal, _, stamps, _, _, _, _, _, _, _ = scratch
+    _, _, _, root_moves, root_legal, _, stamps, _, _, _, _, _, _, _, _ = scratch
     if root[S.TO_ACT] != viewer or root[S.PHASE] == S.PH_OVER:
         return -1, 0
     n = legal_moves(root, root_moves)
@@ -87,7 +86,7 @@ def select_child(node, legal, lstamp, stamp, evenly, c_explore, child_stamp, tre
 def untried_action(st, mv, n, legal, lstamp, stamp, widen_c, prior_w, node, rng, scratch, tree):
     """The untried legal action to open at node: by prior score when widening with priors
     (``pick_untried`` in the action phase, ``pick_commit`` in a conflict), else at random."""
-    _, _, _, _, _, child_stamp, _, _, _, kmask, masks, _, _, kind_counts = scratch
+    _, _, _, _, _, child_stamp, _, _, _, kmask, masks, _, _, kind_counts, _ = scratch
     action, _, child, sibling, _, _, _, _, _ = tree
     phase = st[S.PHASE]
     if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
@@ -125,7 +124,7 @@ def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
     """One iteration's walk down the tree from the determinized state scratch.st: select
     by UCB among the legal children, open one untried action (widening permitting) and stop
     there.  The path is left in scratch.path; returns its depth."""
-    st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, _, _, _, _, _ = scratch
+    st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, _, _, _, _, _, _ = scratch
     action, _, _, _, _, visits, _, _, count = tree
     capacity = action.shape[0]
     widen_c = cfg[CFG_WIDEN_C]
@@ -168,7 +167,7 @@ def score_leaf(cfg, eval_params, model_w, settle_on, rng, scratch):
     """Every player's reward at the leaf reached in scratch.st, into scratch.reward: a
     random rollout of cfg's length (to the end when negative), leaf settling when on, then
     the final ranking or the evaluation (the fitted one when model_w is given)."""
-    st, moves, _, _, _, _, _, _, reward, kmask, _, feats, _, _ = scratch
+    st, moves, _, _, _, _, _, _, reward, kmask, _, feats, _, _, _ = scratch
     rollout_depth = np.int64(cfg[CFG_ROLLOUT])
     random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
     if settle_on is not None:
@@ -181,12 +180,18 @@ def score_leaf(cfg, eval_params, model_w, settle_on, rng, scratch):
 
 @njit(cache=True, nogil=True)
 def back_up(depth, scratch, tree):
-    """Add the leaf's rewards along scratch.path: each node gets its chooser's reward."""
-    _, _, _, _, _, _, _, path, reward, _, _, _, root_sum, _ = scratch
-    _, _, _, _, player, visits, _, value, _ = tree
+    """Add the leaf's rewards along scratch.path: each node gets its chooser's reward (the
+    root, and the root action's row of move_sums, get every player's)."""
+    _, _, _, _, _, _, _, path, reward, _, _, _, root_sum, _, move_sums = scratch
+    action, _, _, _, player, visits, _, value, _ = tree
     visits[0] += 1
     for p in range(4):
         root_sum[p] += reward[p]
+    if depth >= 1:
+        a = action[path[1]]
+        for p in range(4):
+            move_sums[a, p] += reward[p]
+        move_sums[a, 4] += 1.0
     for d in range(1, depth + 1):
         nd = path[d]
         visits[nd] += 1
@@ -231,6 +236,7 @@ class SearchResult:
         self.viewer = None
         self.reused = 0                   # iterations inherited from an earlier search
         self.win_chances = None           # per player, the mean reward over the iterations
+        self.session = None               # the Search that made it (search/session.py)
 
     def to_dict(self):
         from ..notation import move_text
@@ -290,7 +296,7 @@ def reusable_node(tree, root, st, viewer):
     return -1
 
 
-def _thread_seed(seed, index):
+def thread_seed(seed, index):
     return (int(seed) * 1000003 + index * 7919 + 1) & 0x7FFFFFFFFFFFFFFF
 
 
@@ -344,106 +350,27 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
 
 
 def _search(st, cfg, weights, prior_w, reuse):
-    """search() with a resolved SearchConfig."""
-    iterations, seconds, threads, seed = cfg.iterations, cfg.time, cfg.threads, cfg.seed
-    c, rollout_depth, capacity, batch = cfg.c, cfg.rollout, cfg.capacity, cfg.batch
-    evaluation, prior, commit_margin = cfg.evaluation, cfg.prior, cfg.commit_margin
-    cfg_array = np.zeros(CFG_SIZE)
-    cfg_array[CFG_WIDEN_C] = cfg.widen
-    cfg_array[CFG_WIDEN_A] = cfg.widen_exp
-    cfg_array[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
-    cfg_array[CFG_C] = c
-    cfg_array[CFG_ROLLOUT] = rollout_depth
-    # an ingredient switched off is None (run_iterations is then compiled without it)
-    model_w = None if evaluation != "model" else \
-        (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
-    prior_w = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
-        if prior == "kinds" else None
-    settle_on = True if cfg.settle else None
-    if iterations is None and seconds is None:
+    """search() with a resolved SearchConfig: one run of a new ``Search`` (search/session.py)
+    from the subtree of ``reuse`` when the position follows from it."""
+    from .session import Search
+    if cfg.iterations is None and cfg.time is None:
         raise ValueError("give an iteration budget, a time budget or both")
-    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    n = legal_moves(st, moves)
     start = time.perf_counter()
-    if n == 1:
-        return SearchResult(int(moves[0]), 0, time.perf_counter() - start, [(int(moves[0]), 0, 0.0)], 1)
-    viewer = int(st[S.TO_ACT])
-    legal = set(int(m) for m in moves[:n])
-    threads = max(1, int(threads))
-    shares = [None] * threads
-    if iterations is not None:
-        shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
-    if capacity is None:
-        # one node per iteration at most; a time budget is sized at 200,000 iterations a
-        # second (above what one thread reaches here), both capped at 4M nodes (132 MB)
-        capacity = max(shares) + 2 if iterations is not None else max(1 << 16, int(seconds * 200000))
-        if iterations is not None and seconds is not None:
-            capacity = min(capacity, max(1 << 16, int(seconds * 200000)))
-        capacity = min(capacity, 1 << 22)
-    deadline = start + seconds if seconds is not None else None
-    root = st.copy()
-    eval_params = EVAL_DEFAULT.copy()
-    eval_params[W_LEADER] = cfg.leader
-
-    def one_tree(i):
-        tree = Tree(capacity)
-        tree.scratch = Scratch()
-        old = reuse.trees[i] if reuse is not None and i < len(reuse.trees) else None
-        if old is not None and reuse.viewer == viewer:
-            x = reusable_node(old, reuse.root, root, viewer)
-            ch = int(old.child[x]) if x > 0 else -1
-            while ch >= 0:                 # every root child must be legal here, or start afresh
-                if int(old.action[ch]) not in legal:
-                    x = -1
-                    break
-                ch = int(old.sibling[ch])
-            if x > 0:
-                bigger = Tree(capacity + int(old.count[0]))
-                if copy_subtree(old.packed, x, bigger.packed) > 0:
-                    bigger.scratch = tree.scratch
-                    tree = bigger
-        scratch = tree.scratch
-        rng = make_rng(_thread_seed(seed, i))
-        done = 0
-        budget = shares[i]
-        while True:
-            step = batch if budget is None else min(batch, budget - done)
-            if step <= 0:
-                break
-            run_iterations(root, viewer, step, cfg_array, eval_params, model_w, prior_w, settle_on, rng,
-                           scratch.packed, tree.packed)
-            done += step
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return tree, done
-
-    if threads == 1:
-        results = [one_tree(0)]
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(one_tree, range(threads)))
-    stats = {}
-    for tree, _ in results:
-        for a, v, m in tree.root_children():
-            tv, tval = stats.get(a, (0, 0.0))
-            stats[a] = (tv + v, tval + m * v)
-    alternatives = sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
-                          key=lambda x: (-x[1], -x[2], x[0]))
-    total = sum(d for _, d in results)
-    nodes = sum(int(t.count[0]) for t, _ in results)
-    move = alternatives[0][0]
-    reused = sum(int(t.visits[0]) - d for t, d in results)
-    if commit_margin > 0 and int(root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR):
-        move = smallest_commit(alternatives, commit_margin, commit_outcomes(root))
-    result = SearchResult(move, total, time.perf_counter() - start, alternatives, nodes)
-    result.trees = [t for t, _ in results]
-    result.root = root
-    result.viewer = viewer
-    result.reused = reused
+    s = Search(st, cfg, weights=weights, prior_w=prior_w, reuse=reuse)
+    if s.forced:
+        move = s.legal[0]
+        return SearchResult(move, 0, time.perf_counter() - start, [(move, 0, 0.0)], 1)
+    info = s.run(cfg.iterations, cfg.time)
+    result = SearchResult(info.move, info.iterations, time.perf_counter() - start, info.alternatives,
+                          info.nodes)
+    result.trees = s.trees
+    result.root = s.root
+    result.viewer = s.viewer
+    result.reused = info.visits - info.iterations
     # every player's mean reward over this search's iterations: the position's win chances
     # under the search's own play
-    sums = sum(t.scratch.root_sum for t, _ in results)
-    result.win_chances = [float(x) / max(1, total) for x in sums[:int(st[S.PLAYERS])]]
+    result.win_chances = info.win_chances
+    result.session = s
     return result
 
 

@@ -81,6 +81,9 @@ class Scratch:
         self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
         self.root_sum = np.zeros(4, dtype=np.float64)   # every player's rewards summed at the root
         self.kind_counts = np.zeros(N_KINDS, dtype=np.float64)
+        # per root action: every player's rewards summed over the iterations through it, and
+        # (column 4) those iterations: the per-player win chances of each root move
+        self.move_sums = np.zeros((S.N_ACTIONS, 5), dtype=np.float64)
         self.packed = tuple(getattr(self, name) for name in SCRATCH_FIELDS)
 
     def arrays(self):
@@ -88,7 +91,7 @@ class Scratch:
 
 
 SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "child_stamp", "stamp",
-                  "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts")
+                  "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts", "move_sums")
 
 
 @njit(cache=True)
