@@ -5,11 +5,15 @@
     p.push(make_agent("mcts:iterations=2000").choose(p))
 """
 from .agents import Agent, make_agent
+from .api import Analysis, Limit, LimitError, PlayResult, analyse, analysis, play
 from .errors import IllegalMoveError, NotationError, PositionError, TneError
 from .notation import Move
 from .position import Position
+from .search.config import SearchConfig, SearchConfigError
+from .search.session import Search, SearchError
 from .tournament import run_tournament
 
 __version__ = "0.1.0"
 __all__ = ["Position", "Move", "Agent", "make_agent", "run_tournament", "TneError", "NotationError",
-           "IllegalMoveError", "PositionError", "__version__"]
+           "IllegalMoveError", "PositionError", "Limit", "LimitError", "analyse", "analysis", "Analysis",
+           "play", "PlayResult", "Search", "SearchError", "SearchConfig", "SearchConfigError", "__version__"]
