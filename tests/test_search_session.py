@@ -45,7 +45,7 @@ def test_two_runs_grow_one_tree_to_the_visits_of_both():
 
 
 def test_stop_from_another_thread_ends_an_unbounded_run_soon():
-    for threads in (1, 8):
+    for threads in (1, 64):
         s = Search(Position.new(3, seed=2), SearchConfig(threads=threads, seed=4))
         out = {}
         worker = threading.Thread(target=lambda: out.setdefault("info", s.run()))

@@ -166,7 +166,7 @@ class Search:
             if seconds is not None:
                 need = min(need, max(1 << 16, int(seconds * NODES_PER_SECOND)))
         else:
-            need = max(1 << 16, int(seconds * NODES_PER_SECOND)) if seconds is not None else AUTO_NODES
+            need = max(1 << 16, int(seconds * NODES_PER_SECOND)) if seconds is not None else 1 << 16
         return min(need, AUTO_NODES)
 
     def _tree(self, i, share, seconds):
@@ -202,11 +202,12 @@ class Search:
         if iterations is not None:
             shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
         share = max(shares) if iterations is not None else None
-        trees = [self._tree(i, share, seconds) for i in range(threads)]
+        for i in range(threads):
+            self._tree(i, share, seconds)
         self._inherit = None
 
         def one(i):
-            return self._batches(trees[i], self.scratch[i], self._rngs[i], shares[i], deadline)
+            return self._batches(i, shares[i], deadline)
 
         if threads == 1:
             done = [one(0)]
@@ -216,14 +217,20 @@ class Search:
         self.iterations += sum(done)
         self.seconds += time.perf_counter() - start
 
-    def _batches(self, tree, scratch, rng, budget, deadline):
-        """Batches of iterations on one tree until its budget, the deadline or stop."""
+    def _batches(self, i, budget, deadline):
+        """Batches of iterations on thread i's tree until its budget, the deadline or stop;
+        a tree about to fill is grown first (twice the size, up to AUTO_NODES) unless the
+        config fixes the capacity."""
         batch = self.config.batch
+        tree, scratch, rng = self.trees[i], self.scratch[i], self._rngs[i]
         done = 0
         while True:
             step = batch if budget is None else min(batch, budget - done)
             if step <= 0:
                 break
+            if self.config.capacity is None and int(tree.count[0]) + step > tree.capacity \
+                    and tree.capacity < AUTO_NODES:
+                tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
                            self._prior_w, self._settle, rng, scratch.packed, tree.packed)
             done += step
