@@ -120,12 +120,12 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
 
-def options():
+def options() -> list:
     """The table of every search option (``OptionInfo`` rows, in a fixed order)."""
     return list(_ROWS)
 
 
-def canonical(name):
+def canonical(name: str) -> str:
     """The canonical name of an option or of one of its aliases; SearchConfigError if none."""
     key = str(name).strip().lower() if isinstance(name, str) else name
     if key in _BY_NAME:
@@ -224,7 +224,7 @@ class SearchConfig:
         for row in _ROWS:
             object.__setattr__(self, row.name, check_value(row.name, getattr(self, row.name)))
 
-    def replace(self, **kw):
+    def replace(self, **kw) -> "SearchConfig":
         """A copy with the options given changed (canonical names or aliases), checked."""
         changes = {}
         for key, value in kw.items():
@@ -234,7 +234,7 @@ class SearchConfig:
             changes[name] = value
         return dataclasses.replace(self, **changes)
 
-    def resolved(self):
+    def resolved(self) -> "SearchConfig":
         """This config with every "evaluation's own" option (None) filled in from
         ``EVALUATION_DEFAULTS`` and the leader value from the basic evaluation's."""
         own = EVALUATION_DEFAULTS[self.evaluation]
@@ -244,13 +244,13 @@ class SearchConfig:
             fill["leader"] = float(EVAL_DEFAULT[W_LEADER])
         return dataclasses.replace(self, **fill) if fill else self
 
-    def changed(self):
+    def changed(self) -> dict:
         """{canonical name: value} of the options that differ from the defaults."""
         return {row.name: getattr(self, row.name) for row in _ROWS
                 if getattr(self, row.name) != row.default}
 
     @classmethod
-    def from_spec(cls, spec):
+    def from_spec(cls, spec: str) -> "SearchConfig":
         """The config of an ``mcts:`` agent spec (``mcts:iterations=5000,c=0.7``; the
         ``mcts:`` may be left out).  Every name of ``options()`` and its aliases is
         accepted; SearchConfigError names the first bad option."""
@@ -276,7 +276,7 @@ class SearchConfig:
             values[row.name] = _from_text(row, text.strip(), where)
         return cls(**values)
 
-    def to_spec(self):
+    def to_spec(self) -> str:
         """The ``mcts:`` spec of this config: the changed options by canonical name
         (``from_spec(cfg.to_spec()) == cfg``)."""
         def text(v):

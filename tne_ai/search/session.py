@@ -22,7 +22,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -92,7 +92,8 @@ def _state_of(position_or_state):
 class Search:
     """A persistent search of one position for the player to act there (see the module)."""
 
-    def __init__(self, position_or_state, config=None, *, weights=None, prior_w=None, reuse=None):
+    def __init__(self, position_or_state, config: Optional[SearchConfig] = None, *, weights=None,
+                 prior_w=None, reuse=None) -> None:
         """``config``: a SearchConfig (default ``SearchConfig()``); ``weights``/``prior_w``:
         arrays replacing the config's weights; ``reuse``: an earlier Search (or the
         SearchResult of ``search()``) whose subtree of this position the trees start from,
@@ -132,11 +133,11 @@ class Search:
 
     # --- running ------------------------------------------------------------------------
     @property
-    def forced(self):
+    def forced(self) -> bool:
         """True when the root has one legal move (nothing to search)."""
         return len(self.legal) == 1
 
-    def run(self, iterations=None, seconds=None):
+    def run(self, iterations: Optional[int] = None, seconds: Optional[float] = None) -> "SearchInfo":
         """Continue the search: ``iterations`` more (all threads together) and/or
         ``seconds`` more, whichever ends first; neither: until ``stop()``.  Returns
         ``result()``.  A forced move is not searched."""
@@ -153,7 +154,7 @@ class Search:
             self._stop.clear()
         return self.result()
 
-    def stop(self):
+    def stop(self) -> None:
         """End the current run after the batch in progress (callable from any thread; a
         stop before a run starts ends that run after its first batch)."""
         self._stop.set()
@@ -239,7 +240,7 @@ class Search:
         return done
 
     # --- reading ------------------------------------------------------------------------
-    def alternatives(self):
+    def alternatives(self) -> List[Tuple[int, int, float]]:
         """(action, visits, mean reward of the mover) of every root move, all threads
         summed, most visited first (ties: the better mean, then the lower code)."""
         if self.forced:
@@ -254,7 +255,7 @@ class Search:
         return sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
                       key=lambda x: (-x[1], -x[2], x[0]))
 
-    def best_move(self, alternatives=None):
+    def best_move(self, alternatives: Optional[list] = None) -> int:
         """The move to play: the most visited, except at a root commit decision with a
         commit margin, where ``smallest_commit`` chooses (search/mcts.py)."""
         alternatives = self.alternatives() if alternatives is None else alternatives
@@ -266,7 +267,7 @@ class Search:
             move = smallest_commit(alternatives, self.config.commit_margin, commit_outcomes(self.root))
         return move
 
-    def pv(self, move):
+    def pv(self, move: int) -> List[int]:
         """The principal variation of a root move: the move, then the most visited child
         while the player choosing it is the root's player (to the end of his turn), read
         from the tree where the move has the most visits."""
@@ -286,7 +287,7 @@ class Search:
             line.append(int(best.action[node]))
         return line
 
-    def result(self, multipv=1):
+    def result(self, multipv: int = 1) -> SearchInfo:
         """The search so far as a SearchInfo, with ``multipv`` root moves (the chosen move
         first, then the most visited others), each with its principal variation."""
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
@@ -311,7 +312,7 @@ class Search:
             forced=self.forced, alternatives=alts)
 
     # --- moving on ----------------------------------------------------------------------
-    def advance(self, move_or_position):
+    def advance(self, move_or_position) -> bool:
         """Move the root to the position after ``move`` (an action code legal at the root),
         or to a later position given (the state or Position after the opponents' decisions,
         for instance), keeping the subtree that leads there.  True when done; False, with
