@@ -40,96 +40,18 @@ CFG_SIZE = 5
 
 
 @njit(cache=True, nogil=True)
-def list_root_moves(root, viewer, scratch):
-    """The root's legal moves when the viewer acts there, listed once for the batch: they
-    depend only on the board and the mover's own hand, both the same in every
-    determinization.  Returns (count or -1, the stamp marking them in root_legal)."""
-    _, _, _, root_moves, root_legal, _, stamps, _, _, _, _, _, _, _, _ = scratch
-    if root[S.TO_ACT] != viewer or root[S.PHASE] == S.PH_OVER:
-        return -1, 0
-    n = legal_moves(root, root_moves)
-    stamps[0] += 1
-    for i in range(n):
-        root_legal[root_moves[i]] = stamps[0]
-    return n, stamps[0]
-
-
-@njit(cache=True, nogil=True)
-def select_child(node, legal, lstamp, stamp, evenly, c_explore, child_stamp, tree):
-    """Among node's children whose action is legal now (legal[a] == lstamp), the best by
-    UCB (the least visited when ``evenly``); each is marked in child_stamp and its
-    availability counted.  Returns (best child or -1, the legal children)."""
-    action, _, child, sibling, _, visits, avail, value, _ = tree
-    best = -1
-    best_score = -1e300
-    legal_children = 0
-    ch = child[node]
-    while ch >= 0:
-        a = action[ch]
-        if legal[a] == lstamp:
-            legal_children += 1
-            child_stamp[a] = stamp
-            avail[ch] += 1
-            v = visits[ch]
-            if evenly:
-                score = -v        # the least visited commit: means stay comparable
-            else:
-                score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
-            if score > best_score:
-                best_score = score
-                best = ch
-        ch = sibling[ch]
-    return best, legal_children
-
-
-@njit(cache=True, nogil=True)
-def untried_action(st, mv, n, legal, lstamp, stamp, widen_c, prior_w, node, rng, scratch, tree):
-    """The untried legal action to open at node: by prior score when widening with priors
-    (``pick_untried`` in the action phase, ``pick_commit`` in a conflict), else at random."""
-    _, _, _, _, _, child_stamp, _, _, _, kmask, masks, _, _, kind_counts, _ = scratch
-    action, _, child, sibling, _, _, _, _, _ = tree
-    phase = st[S.PHASE]
-    if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
-        return pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
-                            child[node], sibling, action, kmask, masks, kind_counts, rng)
-    elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-        return pick_commit(st, mv, n, child_stamp, stamp)
-    else:
-        a = mv[below(rng, n)]
-        while child_stamp[a] == stamp:
-            a = mv[below(rng, n)]
-        return a
-
-
-@njit(cache=True, nogil=True)
-def add_child(node, a, mover, tree):
-    """Append a new unvisited child of node for action a chosen by mover; its index."""
-    action, parent, child, sibling, player, visits, avail, value, count = tree
-    new = count[0]
-    count[0] = new + 1
-    action[new] = a
-    parent[new] = node
-    child[new] = -1
-    sibling[new] = child[node]
-    child[node] = new
-    player[new] = mover
-    visits[new] = 0
-    avail[new] = 1
-    value[new] = 0.0
-    return new
-
-
-@njit(cache=True, nogil=True)
 def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
-    """One iteration's walk down the tree from the determinized state scratch.st: select
-    by UCB among the legal children, open one untried action (widening permitting) and stop
-    there.  The path is left in scratch.path; returns its depth."""
-    st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, _, _, _, _, _, _ = scratch
-    action, _, _, _, _, visits, _, _, count = tree
-    capacity = action.shape[0]
-    widen_c = cfg[CFG_WIDEN_C]
-    node = 0
-    depth = 0
+    """One iteration's walk down the tree from the determinized state scratch.st: choose by
+    UCB among the children legal in it (each counted available), and open one untried
+    legal action while widening allows it (by prior score with priors: ``pick_untried`` in
+    the action phase, ``pick_commit`` in a conflict; else at random), then stop.  The path
+    is left in scratch.path; returns its depth.  (One kernel with run_iterations' loop:
+    every kernel more is compiled once per ingredient set, and cold compile counts.)"""
+    (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, kmask, masks, _, _,
+     kind_counts, _) = scratch
+    action, parent, child, sibling, player, visits, avail, value, count = tree
+    capacity, widen_c, c_explore = action.shape[0], cfg[CFG_WIDEN_C], cfg[CFG_C]
+    node = depth = 0
     path[0] = 0
     while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
         stamps[0] += 1
@@ -140,15 +62,41 @@ def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
             mv, n, legal, lstamp = moves, legal_moves(st, moves), legal_stamp, stamp
             for i in range(n):
                 legal_stamp[moves[i]] = stamp
-        best, legal_children = select_child(node, legal, lstamp, stamp, even_root and depth == 0,
-                                            cfg[CFG_C], child_stamp, tree)
+        best, best_score, legal_children = -1, -1e300, 0
+        ch = child[node]
+        while ch >= 0:
+            a = action[ch]
+            if legal[a] == lstamp:
+                legal_children += 1
+                child_stamp[a] = stamp
+                avail[ch] += 1
+                v = visits[ch]
+                if even_root and depth == 0:
+                    score = -v        # the least visited commit: means stay comparable
+                else:
+                    score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
+                if score > best_score:
+                    best_score, best = score, ch
+            ch = sibling[ch]
         expand = legal_children < n and count[0] < capacity
         if expand and widen_c > 0.0 and legal_children > 0:
             expand = legal_children < widen_c * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A]
         if expand:
-            a = untried_action(st, mv, n, legal, lstamp, stamp, widen_c, prior_w, node, rng,
-                               scratch, tree)
-            new = add_child(node, a, st[S.TO_ACT], tree)
+            phase = st[S.PHASE]
+            if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
+                a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
+                                 child[node], sibling, action, kmask, masks, kind_counts, rng)
+            elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+                a = pick_commit(st, mv, n, child_stamp, stamp)
+            else:
+                a = mv[below(rng, n)]
+                while child_stamp[a] == stamp:
+                    a = mv[below(rng, n)]
+            new = count[0]
+            count[0] = new + 1
+            action[new], parent[new], child[new], sibling[new] = a, node, -1, child[node]
+            child[node] = new
+            player[new], visits[new], avail[new], value[new] = st[S.TO_ACT], 0, 1, 0.0
             apply_action(st, a, rng)
             depth += 1
             path[depth] = new
@@ -163,47 +111,14 @@ def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
 
 
 @njit(cache=True, nogil=True)
-def score_leaf(cfg, eval_params, model_w, settle_on, rng, scratch):
-    """Every player's reward at the leaf reached in scratch.st, into scratch.reward: a
-    random rollout of cfg's length (to the end when negative), leaf settling when on, then
-    the final ranking or the evaluation (the fitted one when model_w is given)."""
-    st, moves, _, _, _, _, _, _, reward, kmask, _, feats, _, _, _ = scratch
-    rollout_depth = np.int64(cfg[CFG_ROLLOUT])
-    random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
-    if settle_on is not None:
-        settle(st, rng, moves)
-    if model_w is not None:
-        evaluate_model(st, model_w, kmask, feats, reward)
-    else:
-        evaluate(st, eval_params, reward)
-
-
-@njit(cache=True, nogil=True)
-def back_up(depth, scratch, tree):
-    """Add the leaf's rewards along scratch.path: each node gets its chooser's reward (the
-    root, and the root action's row of move_sums, get every player's)."""
-    _, _, _, _, _, _, _, path, reward, _, _, _, root_sum, _, move_sums = scratch
-    action, _, _, _, player, visits, _, value, _ = tree
-    visits[0] += 1
-    for p in range(4):
-        root_sum[p] += reward[p]
-    if depth >= 1:
-        a = action[path[1]]
-        for p in range(4):
-            move_sums[a, p] += reward[p]
-        move_sums[a, 4] += 1.0
-    for d in range(1, depth + 1):
-        nd = path[d]
-        visits[nd] += 1
-        value[nd] += reward[player[nd]]
-
-
-@njit(cache=True, nogil=True)
 def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, rng,
                    scratch, tree):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place
     (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
-    array).
+    array): determinize, ``descend``, a random rollout of cfg's length (to the end when
+    negative), leaf settling when on, the reward of every player (the final ranking or the
+    evaluation), then back it up: each node gets its chooser's reward, the root and the
+    root action's row of move_sums every player's.
 
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
@@ -211,14 +126,42 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     pending decisions before scoring a leaf).  numba prunes a branch on an argument that is
     None before typing it, so a search without an ingredient is compiled without its code
     (the frozen baseline compiles none of the three)."""
+    (st, moves, _, root_moves, root_legal, _, stamps, path, reward, kmask, _, feats, root_sum, _,
+     move_sums) = scratch
+    action, _, _, _, player, visits, _, value, _ = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
-    root_n, root_lstamp = list_root_moves(root, viewer, scratch)
-    st = scratch[0]
+    # The root's legal moves when the viewer acts there: they depend only on the board and
+    # the mover's own hand, both the same in every determinization, so they are listed once.
+    root_n, root_lstamp = -1, 0
+    if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
+        root_n = legal_moves(root, root_moves)
+        stamps[0] += 1
+        root_lstamp = stamps[0]
+        for i in range(root_n):
+            root_legal[root_moves[i]] = root_lstamp
+    rollout_depth = np.int64(cfg[CFG_ROLLOUT])
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
         depth = descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree)
-        score_leaf(cfg, eval_params, model_w, settle_on, rng, scratch)
-        back_up(depth, scratch, tree)
+        random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
+        if settle_on is not None:
+            settle(st, rng, moves)
+        if model_w is not None:
+            evaluate_model(st, model_w, kmask, feats, reward)
+        else:
+            evaluate(st, eval_params, reward)
+        visits[0] += 1
+        for p in range(4):
+            root_sum[p] += reward[p]
+        if depth >= 1:
+            a = action[path[1]]
+            for p in range(4):
+                move_sums[a, p] += reward[p]
+            move_sums[a, 4] += 1.0
+        for d in range(1, depth + 1):
+            nd = path[d]
+            visits[nd] += 1
+            value[nd] += reward[player[nd]]
     return iterations
 
 
