@@ -123,7 +123,7 @@ def kingdoms_around(st, bb, s, exclude_sq, with_colours):
     return count, k0, k1, k2, twos
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_in(d0, d1, d2, n0, n1, n2, t0, t1, t2, h0, h1, h2):
     """Bit-sliced counters of how many sets cover each square (n: 1+, t: 2+, h: 3+, three
     words each) with the set d counted in; returns the nine new words."""

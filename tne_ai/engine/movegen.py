@@ -207,7 +207,7 @@ def leader_move_ok(st, bb, p, c, target):
     return nk <= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nth_tile_move(hand, k, e0, e1, e2, th0, th1, th2, land_n, river_n):
     """The k-th tile placement of random_move's count: the colours in hand in order, each
     over its free squares (river for blue, land for the others; th: next to 3+ kingdoms)."""
@@ -227,7 +227,7 @@ def nth_tile_move(hand, k, e0, e1, e2, th0, th1, th2, land_n, river_n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nth_swap_move(hand, k):
     """The k-th swap of random_move's count: sub-multiset k + 1 of the hand, counted with
     the red tiles' count as the lowest digit."""

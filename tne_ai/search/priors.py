@@ -161,7 +161,7 @@ def prepare(st, kmask, masks):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kingdom_kinds(st, kmask, nk, masks, p):
     """Per kingdom: its dilation into the tile kinds by who scores there and into the
     revolt kinds of the colours a rival leads.  Returns the squares next to (or in) any
@@ -206,7 +206,7 @@ def _kingdom_kinds(st, kmask, nk, masks, p):
     return one0, one1, one2, own0, own1, own2, riv0, riv1, riv2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tile_and_leader_kinds(st, bb, masks, p, one0, one1, one2, two0, two1, two2):
     """The tile and leader kinds of every colour, from the kingdom kinds ``_kingdom_kinds``
     left in masks and the squares next to 1+ (one) and 2+ (two) kingdoms."""
@@ -251,7 +251,7 @@ def _tile_and_leader_kinds(st, bb, masks, p, one0, one1, one2, two0, two1, two2)
         _set(masks, KIND_ROW[K_LEADER_NEW] + c, ~one0 & ~v0, ~one1 & ~v1, ~one2 & ~v2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _catastrophe_kinds(bb, masks, own0, own1, own2, riv0, riv1, riv2):
     """Catastrophes: on a tile of one's own kingdom, of a rival's, on nothing, anything else."""
     o0, o1, o2 = occupied(bb)
