@@ -24,8 +24,12 @@ def test_the_module_examples_run():
 
 
 def test_the_api_is_exported_from_the_package():
-    for name in ("Limit", "analyse", "analysis", "play", "Search", "SearchConfig"):
+    import tne_ai.analyse  # noqa: F401  (the module of tne analyse: it must not shadow the API)
+    import tne_ai.play  # noqa: F401
+    for name in ("Limit", "Search", "SearchConfig", "SearchConfigError", "LimitError"):
         assert name in tne_ai.__all__ and getattr(tne_ai, name) is not None
+    assert api.analyse is analyse and callable(api.play) and callable(api.analysis)
+    assert doctest.testmod(api).failed == 0   # the examples still run with those modules loaded
 
 
 @pytest.mark.parametrize("kw", [{"time": 0}, {"time": -1.0}, {"time": 3601}, {"time": float("nan")},

@@ -7,7 +7,8 @@ a ``SearchConfig`` (tne_ai/search/config.py).  Moves are given as their notation
 of the iterations (1 a win, a shared first place split, 0 a loss; SPEC section 6).  With an
 iteration limit and a seed the result is reproducible.
 
-    >>> from tne_ai import Limit, Position, analyse
+    >>> from tne_ai import Position
+    >>> from tne_ai.api import Limit, analyse, play
     >>> infos = analyse(Position.new(players=2, seed=1), Limit(iterations=3000), multipv=3)
     >>> [(i["multipv"], i["move"], i["visits"]) for i in infos]
     [(1, 'leader green H7', 120), (2, 'leader green B1', 113), (3, 'leader green F11', 106)]
