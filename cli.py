@@ -415,9 +415,23 @@ def engine():
               help="Write the figures, machine, versions and commit to FILE (JSON).")
 @click.option("--compare", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Show each figure's ratio to a run saved with --save.")
-def bench(quick, as_json, save, compare):
+@click.option("--signature", "signature_only", is_flag=True,
+              help="Only search the fixed signature positions and print the signature (one "
+                   "number; the same before and after a non-functional change).")
+def bench(quick, as_json, save, compare, signature_only):
     """Benchmark the engine and the search on this machine."""
     from tne_ai.bench import format_table, load_saved, run_all
+
+    if signature_only:
+        import time
+
+        from tne_ai.bench import signature
+        t = time.perf_counter()
+        value, details = signature()
+        click.echo(f"bench: {len(details)} searches, {sum(d['nodes'] for d in details):,} nodes, "
+                   f"{time.perf_counter() - t:.2f} s", err=True)
+        click.echo(json.dumps({"signature": value, "searches": details}) if as_json else str(value))
+        return
 
     old = None
     if compare is not None:

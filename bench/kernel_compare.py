@@ -6,7 +6,8 @@
 Prints one JSON line: random 2-player games a second, ISMCTS iterations a second of the
 frozen baseline search from the start and mid-game (1 thread; in trees older than the
 baseline spec, the only search there was), and the cold compile of the engine and of the
-engine plus that search (a fresh interpreter with an empty numba cache).  The figures are
+engine plus that search and plus the default search too (a fresh interpreter with an empty
+numba cache), and the default search's ISMCTS iterations a second.  The figures are
 those of ``tne_ai.bench``.
 """
 import json
@@ -29,7 +30,10 @@ st = B.positions_at(2, 0, 1)[0]
 for th in (1, 2):
     B.measure_search(st, 100 * th, th, 1, **opts)
     B.measure_search(st, 20 * th, th, 1, rollout=-1, **opts)
-print(engine, time.perf_counter() - t)
+baseline = time.perf_counter() - t
+for th in (1, 2):
+    B.measure_search(st, 100 * th, th, 1)
+print(engine, baseline, time.perf_counter() - t)
 """
 
 
@@ -37,16 +41,18 @@ def main():
     with tempfile.TemporaryDirectory() as cache:
         out = subprocess.run([sys.executable, "-c", COMPILE], env=dict(os.environ, NUMBA_CACHE_DIR=cache),
                              capture_output=True, text=True, check=True)
-    engine_s, total_s = map(float, out.stdout.split()[-2:])
+    engine_s, total_s, default_s = map(float, out.stdout.split()[-3:])
     from tne_ai import bench as B
     opts = dict(B.BASELINE) if hasattr(B, "BASELINE") else {}
     games = B.measure_games(2, games=2000, repeats=5)["games_per_s"]["median"]
     mid = B.positions_at(2, 100, 5)[0]
     start = B.positions_at(2, 0, 1)[0]
     figures = {"random_games_per_s": round(games), "compile_engine_s": round(engine_s, 2),
-               "compile_engine_and_search_s": round(total_s, 2)}
+               "compile_engine_and_search_s": round(total_s, 2),
+               "compile_engine_and_both_searches_s": round(default_s, 2)}
     for name, st in (("start", start), ("mid", mid)):
         figures[f"ismcts_{name}_1t_per_s"] = round(B.measure_search(st, 10000, 1, 5, **opts)["median"])
+        figures[f"ismcts_default_{name}_1t_per_s"] = round(B.measure_search(st, 10000, 1, 5)["median"])
     print(json.dumps(figures))
 
 

@@ -347,3 +347,71 @@ def load_saved(path):
     if not isinstance(data, dict) or not isinstance(data.get("figures"), dict):
         raise ValueError("not a saved tne bench run (no 'figures' object)")
     return data
+
+
+# ---- tne bench --signature ---------------------------------------------------------------
+# A fixed set of searches whose outcome pins the default search's behaviour: a change meant
+# to be non-functional must leave the signature as it was (as Stockfish's ``bench`` node
+# count does).  Positions come from random games with fixed seeds (the engine's own
+# ``sample_positions``), so the set needs nothing outside the package.
+SIGNATURE_ITERATIONS = 4000
+# (players, plies of random play, seed): starts, mid-games and late games of 2-4 players
+SIGNATURE_POSITIONS = ((2, 0, 1), (2, 60, 2), (2, 140, 3), (3, 30, 4), (3, 110, 5),
+                       (4, 0, 6), (4, 80, 7))
+
+
+def _signature_conflict():
+    """The first conflict decision with tiles to commit in a random 2-player game from a
+    fixed seed (the commit rule of the default search is then part of the signature)."""
+    template = start_template(2)
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    rng = make_rng(11)
+    for _ in range(200):
+        st = shuffled_start(template, rng)
+        while st[S.PHASE] != S.PH_OVER:
+            if st[S.PHASE] in (S.PH_REVOLT, S.PH_WAR) and legal_moves(st, moves) > 1:
+                return st
+            random_game(st, rng, moves, 1)
+    raise RuntimeError("no conflict decision in 200 random games")
+
+
+def signature_positions():
+    """The states searched by ``signature``: random-game positions, then a conflict."""
+    out = []
+    for players, ply, seed in SIGNATURE_POSITIONS:
+        found = sample_positions(start_template(players), make_rng(1000 + seed), 8, ply,
+                                 np.empty(S.MAX_MOVES, dtype=np.int64))
+        out.append(found[0].copy())
+    out.append(_signature_conflict())
+    return out
+
+
+def signature(iterations=SIGNATURE_ITERATIONS):
+    """(signature, details): the default search (``search`` with only a budget and a seed)
+    from every position of ``signature_positions``, then, where the chosen move leaves the
+    same player to act, the following search reusing the tree; one search again with 2
+    threads.  The signature is the total of nodes times 2^32 plus a 32-bit hash (CRC-32) of
+    every chosen move with its root visit counts, so a change of any search outcome shows."""
+    import zlib
+    from .engine.apply import apply_action
+    total_nodes = 0
+    h = 0
+    details = []
+
+    def record(result):
+        nonlocal total_nodes, h
+        total_nodes += int(result.nodes)
+        text = f"{result.move}:" + ",".join(f"{a}/{v}" for a, v, _ in result.alternatives)
+        h = zlib.crc32(text.encode(), h)
+        details.append({"move": int(result.move), "nodes": int(result.nodes),
+                        "iterations": int(result.iterations)})
+
+    for i, st in enumerate(signature_positions()):
+        first = search(st, iterations=iterations, seed=i + 1)
+        record(first)
+        after = st.copy()
+        apply_action(after, first.move, make_rng(i))
+        if after[S.PHASE] != S.PH_OVER and after[S.TO_ACT] == st[S.TO_ACT]:
+            record(search(after, iterations=iterations, seed=i + 101, reuse=first))
+    record(search(signature_positions()[1], iterations=iterations, seed=7, threads=2))
+    return total_nodes * (1 << 32) + h, details

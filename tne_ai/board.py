@@ -35,6 +35,7 @@ NO_SQUARE = np.int64(-1)
 
 # Monuments, one per colour pair, in SPEC order (colour order red, blue, green, black).
 MONUMENTS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+N_MONUMENTS = len(MONUMENTS)
 MONUMENT_NAMES = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)
 
 TILES_PER_COLOUR = np.array([57, 36, 30, 30], dtype=np.int64)

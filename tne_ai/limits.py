@@ -14,6 +14,12 @@ MAX_DEALS = 100_000             # tournament deals per table (--games)
 MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations
 MAX_PLIES = 50_000              # moves (actions and decisions) in a game record / --max-moves
 MAX_SIMULATIONS = 10_000_000    # OpenSpiel MCTS simulations per move
+MAX_NODES = 1 << 25             # search tree nodes per thread (33 bytes each: 1.1 GB at the bound)
+MAX_BATCH = 1 << 20             # search iterations between checks of the clock and of stop
+MAX_EXPLORATION = 1e6           # the UCB exploration constant c (above 0)
+MAX_WIDEN = 100.0               # progressive widening's constant
+MAX_WIDEN_EXP = 4.0             # progressive widening's exponent
+MAX_LEADER_VALUE = 1e6          # magnitude of the basic evaluation's value of a leader
 # A colour score: every tile gives at most one point when placed and one when it wins a
 # conflict (2 x 153), and each of the 6 monuments at most 2 points a turn, so a game of
 # MAX_PLIES plies scores below 306 + 12 x MAX_PLIES = 600,306 in any colour.

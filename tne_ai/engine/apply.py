@@ -12,9 +12,10 @@ import numpy as np
 from numba import njit
 
 from ..bits import U0, U1, dilate, has, count3
-from ..board import COLS, CORNERS, MONUMENTS, NEIGHBOUR_MASK, NO_SQUARE, ROWS, SQUARES, RED, GREEN, BLACK
+from ..board import (COLS, CORNERS, HAND_SIZE, MONUMENTS, N_MONUMENTS, NEIGHBOUR_MASK, NO_SQUARE, ROWS,
+                     SQUARES, RED, GREEN, BLACK)
 from .. import state as S
-from .kingdoms import (MAX_KINGDOMS, kingdoms_around, kingdoms_next_to, label, occupied,  # noqa: F401
+from .kingdoms import (MAX_KINGDOMS, kingdoms_around, label, occupied,  # noqa: F401
                        region_of, region_without)
 from .rng import below
 
@@ -201,7 +202,7 @@ def score_monuments(st, bb):
     """End of turn 1: for each built monument, the active player scores 1 point of colour X
     for each of his leaders in the monument's kingdom whose colour X is one of its two."""
     t = st[S.TURN]
-    for m in range(6):
+    for m in range(N_MONUMENTS):
         ms = st[S.monument_sq(m)]
         if ms < 0:
             continue
@@ -222,7 +223,7 @@ def refill_hands(st, rng):
     for i in range(n):
         q = (t + i) % n
         held = S.hand_size(st, q) + st[S.draws_owed(q)]
-        if held < 6 and not draw_up_to(st, q, 6 - held, rng):
+        if held < HAND_SIZE and not draw_up_to(st, q, HAND_SIZE - held, rng):
             short = True
     return short
 
@@ -344,7 +345,7 @@ def block_colour(bb, t):
 @njit(cache=True, inline="always")
 def monument_free(st, c):
     """True if an unbuilt monument has colour c."""
-    for m in range(6):
+    for m in range(N_MONUMENTS):
         if st[S.monument_sq(m)] < 0 and (MON_A[m] == c or MON_B[m] == c):
             return True
     return False

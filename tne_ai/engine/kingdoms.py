@@ -123,6 +123,14 @@ def kingdoms_around(st, bb, s, exclude_sq, with_colours):
     return count, k0, k1, k2, twos
 
 
+@njit(cache=True, inline="always")
+def count_in(d0, d1, d2, n0, n1, n2, t0, t1, t2, h0, h1, h2):
+    """Bit-sliced counters of how many sets cover each square (n: 1+, t: 2+, h: 3+, three
+    words each) with the set d counted in; returns the nine new words."""
+    return (n0 | d0, n1 | d1, n2 | d2, t0 | (n0 & d0), t1 | (n1 & d1), t2 | (n2 & d2),
+            h0 | (t0 & d0), h1 | (t1 & d1), h2 | (t2 & d2))
+
+
 @njit(cache=True)
 def touch_levels(bb, exclude_sq):
     """Squares next to (or in) 1+, 2+ and 3+ kingdoms, (ones, twos, threes) as 9 words: every
@@ -139,15 +147,7 @@ def touch_levels(bb, exclude_sq):
         l1 &= ~f1
         l2 &= ~f2
         d0, d1, d2 = dilate(f0, f1, f2)
-        h0 |= t0 & d0
-        h1 |= t1 & d1
-        h2 |= t2 & d2
-        t0 |= n0 & d0
-        t1 |= n1 & d1
-        t2 |= n2 & d2
-        n0 |= d0
-        n1 |= d1
-        n2 |= d2
+        n0, n1, n2, t0, t1, t2, h0, h1, h2 = count_in(d0, d1, d2, n0, n1, n2, t0, t1, t2, h0, h1, h2)
     return n0, n1, n2, t0, t1, t2, h0, h1, h2
 
 
@@ -185,12 +185,7 @@ def twos_with_leader_lifted(bb, s, n0, n1, n2, t0, t1, t2, h0, h1, h2):
         l1 &= ~f1
         l2 &= ~f2
         e0, e1, e2 = dilate(f0, f1, f2)
-        t0 |= n0 & e0
-        t1 |= n1 & e1
-        t2 |= n2 & e2
-        n0 |= e0
-        n1 |= e1
-        n2 |= e2
+        n0, n1, n2, t0, t1, t2, _, _, _ = count_in(e0, e1, e2, n0, n1, n2, t0, t1, t2, h0, h1, h2)
     return t0, t1, t2
 
 
@@ -223,17 +218,6 @@ def kingdom_of(kmask, nk, sq):
         if has(kmask[k, 0], kmask[k, 1], kmask[k, 2], sq):
             return k
     return -1
-
-
-@njit(cache=True)
-def kingdoms_next_to(kmask, nk, s):
-    """Bit mask of the labelled kingdoms next to square s (bit k for kingdom k)."""
-    adj = 0
-    for k in range(nk):
-        if ((kmask[k, 0] & NEIGHBOUR_MASK[s, 0]) | (kmask[k, 1] & NEIGHBOUR_MASK[s, 1])
-                | (kmask[k, 2] & NEIGHBOUR_MASK[s, 2])) != U0:
-            adj |= 1 << k
-    return adj
 
 
 @njit(cache=True)

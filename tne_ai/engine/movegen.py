@@ -8,12 +8,12 @@ import numpy as np
 from numba import njit
 
 from ..bits import U0, U1, dilate, lowest_bit, count3, nth_square
-from ..board import LAND, RIVER, ALL, SQUARES, RED, NO_SQUARE
+from ..board import LAND, RIVER, ALL, SQUARES, RED, BLUE, NO_SQUARE, N_MONUMENTS
 from .. import state as S
 from .rng import below
-from .kingdoms import (MAX_KINGDOMS, kingdoms_around, label, occupied, touch_counts_of,  # noqa: F401
+from .kingdoms import (MAX_KINGDOMS, count_in, kingdoms_around, label, occupied, touch_counts_of,  # noqa: F401
                        touch_levels, twos_with_leader_lifted)
-from .apply import (BLOCK_OFFSETS, kingdoms_next_to, monument_blocks, monument_free,  # noqa: F401
+from .apply import (BLOCK_OFFSETS, monument_blocks, monument_free,  # noqa: F401
                     tile_colour_at, treasure_choices, war_conflicts, MON_A, MON_B)
 
 
@@ -26,15 +26,7 @@ def touch_counts(kmask, nk):
     h0 = h1 = h2 = U0
     for k in range(nk):
         d0, d1, d2 = dilate(kmask[k, 0], kmask[k, 1], kmask[k, 2])
-        h0 |= t0 & d0
-        h1 |= t1 & d1
-        h2 |= t2 & d2
-        t0 |= o0 & d0
-        t1 |= o1 & d1
-        t2 |= o2 & d2
-        o0 |= d0
-        o1 |= d1
-        o2 |= d2
+        o0, o1, o2, t0, t1, t2, h0, h1, h2 = count_in(d0, d1, d2, o0, o1, o2, t0, t1, t2, h0, h1, h2)
     return t0, t1, t2, h0, h1, h2
 
 
@@ -121,7 +113,7 @@ def legal_moves(st, out):
         found = monument_blocks(st, bb)
         s = st[S.PLACED_SQ]
         c = tile_colour_at(bb, s)
-        for m in range(6):
+        for m in range(N_MONUMENTS):
             if st[S.monument_sq(m)] < 0 and (MON_A[m] == c or MON_B[m] == c):
                 for i in range(4):
                     if (found >> i) & 1:
@@ -146,7 +138,7 @@ def action_moves(st, bb, p, out):
     land_n = 0
     for c in range(4):
         if st[S.hand(p, c)] > 0:
-            if c == 1:
+            if c == BLUE:
                 n = emit(out, n, S.A_TILE + SQUARES * c, e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1,
                          e2 & RIVER[2] & ~th2)
             elif land_at < 0:
@@ -215,6 +207,40 @@ def leader_move_ok(st, bb, p, c, target):
     return nk <= 1
 
 
+@njit(cache=True, inline="always")
+def nth_tile_move(hand, k, e0, e1, e2, th0, th1, th2, land_n, river_n):
+    """The k-th tile placement of random_move's count: the colours in hand in order, each
+    over its free squares (river for blue, land for the others; th: next to 3+ kingdoms)."""
+    for c in range(4):
+        if hand[c] == 0:
+            continue
+        if c == BLUE:
+            if k < river_n:
+                return S.A_TILE + SQUARES + nth_square(e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1,
+                                                   e2 & RIVER[2] & ~th2, k)
+            k -= river_n
+        else:
+            if k < land_n:
+                return S.A_TILE + SQUARES * c + nth_square(e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1,
+                                                       e2 & LAND[2] & ~th2, k)
+            k -= land_n
+    return -1
+
+
+@njit(cache=True, inline="always")
+def nth_swap_move(hand, k):
+    """The k-th swap of random_move's count: sub-multiset k + 1 of the hand, counted with
+    the red tiles' count as the lowest digit."""
+    k += 1
+    d0 = k % (hand[0] + 1)
+    k //= hand[0] + 1
+    d1 = k % (hand[1] + 1)
+    k //= hand[1] + 1
+    d2 = k % (hand[2] + 1)
+    d3 = k // (hand[2] + 1)
+    return S.A_SWAP + SWAP_INDEX[((d0 * 7 + d1) * 7 + d2) * 7 + d3]
+
+
 @njit(cache=True)
 def random_move(st, rng, out):
     """A move drawn uniformly from the legal moves of whoever must act, without listing them
@@ -237,7 +263,7 @@ def random_move(st, rng, out):
     tile_n = 0
     for c in range(4):
         if hand[c] > 0:
-            tile_n += river_n if c == 1 else land_n
+            tile_n += river_n if c == BLUE else land_n
     leader_n = 0
     withdraw_n = 0
     for c in range(4):
@@ -255,19 +281,7 @@ def random_move(st, rng, out):
     while True:
         k = below(rng, total)
         if k < tile_n:
-            for c in range(4):
-                if hand[c] == 0:
-                    continue
-                if c == 1:
-                    if k < river_n:
-                        return S.A_TILE + SQUARES + nth_square(e0 & RIVER[0] & ~th0, e1 & RIVER[1] & ~th1,
-                                                           e2 & RIVER[2] & ~th2, k)
-                    k -= river_n
-                else:
-                    if k < land_n:
-                        return S.A_TILE + SQUARES * c + nth_square(e0 & LAND[0] & ~th0, e1 & LAND[1] & ~th1,
-                                                               e2 & LAND[2] & ~th2, k)
-                    k -= land_n
+            return nth_tile_move(hand, k, e0, e1, e2, th0, th1, th2, land_n, river_n)
         k -= tile_n
         if k < leader_n:
             for c in range(4):
@@ -295,12 +309,5 @@ def random_move(st, rng, out):
             return S.A_CATASTROPHE + nth_square(c0, c1, c2, k)
         k -= cata_n
         if k < swap_n:
-            k += 1
-            d0 = k % (hand[0] + 1)
-            k //= hand[0] + 1
-            d1 = k % (hand[1] + 1)
-            k //= hand[1] + 1
-            d2 = k % (hand[2] + 1)
-            d3 = k // (hand[2] + 1)
-            return S.A_SWAP + SWAP_INDEX[((d0 * 7 + d1) * 7 + d2) * 7 + d3]
+            return nth_swap_move(hand, k)
         return S.A_PASS

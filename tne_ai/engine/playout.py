@@ -3,6 +3,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
+from ..board import HAND_SIZE
 from .apply import apply_action, draw_tile
 from .movegen import legal_moves, random_move
 from .rng import shuffle_bag
@@ -44,7 +45,7 @@ def deal_start(template, rng, st):
     st[:] = template
     shuffle_bag(st, st[S.BAG_LEN], rng)
     for p in range(st[S.PLAYERS]):
-        for _ in range(6):
+        for _ in range(HAND_SIZE):
             draw_tile(st, p, rng)
 
 

@@ -18,7 +18,7 @@ from numba import njit
 
 from .. import state as S
 from ..bits import U0, U1, count3, popcount
-from ..board import TILES_PER_COLOUR
+from ..board import N_MONUMENTS, TILES_PER_COLOUR
 from ..engine.rng import below
 
 LOW_BITS = np.uint64(0x5555555555555555)  # the low bit of every 2-bit tile
@@ -29,7 +29,7 @@ def unseen_of(st, bb, viewer, c):
     """Tiles of colour c the viewer cannot see."""
     t = S.tile_bb(c)
     on_board = count3(bb[t], bb[t + 1], bb[t + 2])
-    for m in range(6):
+    for m in range(N_MONUMENTS):
         if st[S.monument_tiles(m)] == c:
             on_board += 4
     return TILES_PER_COLOUR[c] - on_board - st[S.out_of_game(c)] - st[S.hand(viewer, c)]

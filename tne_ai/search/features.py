@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
-from ..board import NO_SQUARE, RED
+from ..board import GREEN, NO_SQUARE, N_MONUMENTS, RED
 from ..bits import count3, has
 from ..engine.apply import MON_A, MON_B, red_next_to
 from ..engine.kingdoms import kingdom_of, label
@@ -152,10 +152,10 @@ def features(st, kmask, out):
                 row[F_WAR] += 3.0
             else:
                 row[F_WAR] += _clip3(own + st[S.hand(p, c)] - strongest)
-            if c == 2:
+            if c == GREEN:
                 row[F_REACH] = count3(kmask[k, 0] & bb[S.BB_TREASURE], kmask[k, 1] & bb[S.BB_TREASURE + 1],
                                       kmask[k, 2] & bb[S.BB_TREASURE + 2])
-        for m in range(6):
+        for m in range(N_MONUMENTS):
             t = st[S.monument_sq(m)]
             if t < 0:
                 continue

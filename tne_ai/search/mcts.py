@@ -13,7 +13,6 @@ The tree lives in preallocated numpy arrays (no Python object per node); see ``T
 """
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
@@ -23,154 +22,103 @@ from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
 from ..engine.rng import below, make_rng
-from ..engine.kingdoms import MAX_KINGDOMS
+from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS, SearchConfig, canonical
 from .determinize import determinize
-from .evaluate import EVAL_DEFAULT, W_LEADER, evaluate, evaluate_model, model_prior, model_weights, settle
-from .features import N_FEATURES
-from .priors import N_KINDS, N_MASKS, commit_context, defender_hidden, pick_commit, pick_untried
+from .evaluate import evaluate, evaluate_model, settle
+from .priors import commit_context, defender_hidden, pick_commit, pick_untried
+from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
-MAX_DEPTH = 1024
 FULL_ROLLOUT = 1 << 30
-# Rollout length used unless one is given: 0 = evaluate the expanded node at once with
-# ``evaluate``; it beat full random rollouts at equal time (see bench/README.md).
-DEFAULT_ROLLOUT = 0
-
-# bytes per node: action, parent, first child, next sibling (int32 each), visits and
-# availability (int32 each), value (float64), player (int8)
-NODE_BYTES = 4 * 4 + 4 * 2 + 8 + 1
-
-
-class Tree:
-    """A search tree in flat arrays, capacity nodes; node 0 is the root."""
-
-    def __init__(self, capacity):
-        self.capacity = capacity
-        self.action = np.empty(capacity, dtype=np.int32)
-        self.parent = np.empty(capacity, dtype=np.int32)
-        self.child = np.empty(capacity, dtype=np.int32)
-        self.sibling = np.empty(capacity, dtype=np.int32)
-        self.player = np.empty(capacity, dtype=np.int8)
-        self.visits = np.empty(capacity, dtype=np.int32)
-        self.avail = np.empty(capacity, dtype=np.int32)
-        self.value = np.empty(capacity, dtype=np.float64)
-        self.count = np.zeros(1, dtype=np.int64)  # nodes in use
-        reset_tree(self.action, self.parent, self.child, self.sibling, self.player, self.visits,
-                   self.avail, self.value, self.count)
-
-    def arrays(self):
-        return (self.action, self.parent, self.child, self.sibling, self.player, self.visits,
-                self.avail, self.value, self.count)
-
-    def root_children(self):
-        """(action, visits, mean value) of every child of the root."""
-        out = []
-        ch = int(self.child[0])
-        while ch >= 0:
-            v = int(self.visits[ch])
-            out.append((int(self.action[ch]), v, float(self.value[ch]) / v if v else 0.0))
-            ch = int(self.sibling[ch])
-        return out
-
-
-@njit(cache=True)
-def copy_subtree(action, parent, child, sibling, player, visits, avail, value, x,
-                 d_action, d_parent, d_child, d_sibling, d_player, d_visits, d_avail, d_value,
-                 d_count):
-    """Copy the subtree under node x into an empty tree (x becomes its root, node 0);
-    return the nodes copied, or -1 if they do not fit."""
-    size = 1
-    stack = np.empty(action.shape[0], dtype=np.int64)   # source nodes still to copy
-    where = np.empty(action.shape[0], dtype=np.int64)   # their copies
-    d_action[0] = -1
-    d_parent[0] = -1
-    d_child[0] = -1
-    d_sibling[0] = -1
-    d_player[0] = -1
-    d_visits[0] = visits[x]
-    d_avail[0] = 0
-    d_value[0] = 0.0
-    stack[0] = x
-    where[0] = 0
-    top = 1
-    while top > 0:
-        top -= 1
-        src = stack[top]
-        dst = where[top]
-        ch = child[src]
-        while ch >= 0:
-            if size >= d_action.shape[0]:
-                return -1
-            new = size
-            size += 1
-            d_action[new] = action[ch]
-            d_parent[new] = dst
-            d_child[new] = -1
-            d_sibling[new] = d_child[dst]
-            d_child[dst] = new
-            d_player[new] = player[ch]
-            d_visits[new] = visits[ch]
-            d_avail[new] = avail[ch]
-            d_value[new] = value[ch]
-            stack[top] = ch
-            where[top] = new
-            top += 1
-            ch = sibling[ch]
-    d_count[0] = size
-    return size
-
-
-@njit(cache=True, nogil=True)
-def reset_tree(action, parent, child, sibling, player, visits, avail, value, count):
-    action[0] = -1
-    parent[0] = -1
-    child[0] = -1
-    sibling[0] = -1
-    player[0] = -1
-    visits[0] = 0
-    avail[0] = 0
-    value[0] = 0.0
-    count[0] = 1
-
 
 # the search configuration array ``cfg`` (float64) that run_iterations reads
 CFG_WIDEN_C = 0   # progressive widening: a node opens children by prior score while it has
 CFG_WIDEN_A = 1   # fewer than max(1, C * visits ** A); C = 0 opens untried moves at random
 CFG_EVEN_ROOT = 2  # 1: at a root commit decision, share the visits evenly among the commits
-CFG_SIZE = 3
-
-
-class Scratch:
-    """Work arrays of one search thread, made once and reused by every batch of iterations."""
-
-    def __init__(self):
-        self.st = np.empty(S.STATE_SIZE, dtype=np.int64)
-        self.moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-        self.legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        self.root_moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-        self.root_legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        self.child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        self.stamp = np.zeros(1, dtype=np.int64)
-        self.path = np.empty(MAX_DEPTH, dtype=np.int64)
-        self.reward = np.empty(4, dtype=np.float64)
-        self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
-        self.masks = np.empty((N_MASKS, 3), dtype=np.uint64)
-        self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
-        self.root_sum = np.zeros(4, dtype=np.float64)   # every player's rewards summed at the root
-        self.kind_counts = np.zeros(N_KINDS, dtype=np.float64)
-
-    def arrays(self):
-        return (self.st, self.moves, self.legal_stamp, self.root_moves, self.root_legal,
-                self.child_stamp, self.stamp, self.path,
-                self.reward, self.kmask, self.masks, self.feats, self.root_sum, self.kind_counts)
+CFG_C = 3          # the UCB exploration constant
+CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
+CFG_SIZE = 5
 
 
 @njit(cache=True, nogil=True)
-def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_params, model_w,
-                   prior_w, settle_on, cfg, rng, st, moves, legal_stamp, root_moves, root_legal, child_stamp,
-                   stamps, path, reward,
-                   kmask, masks, feats, root_sum, kind_counts, action, parent, child, sibling, player, visits, avail,
-                   value, count):
-    """Run that many ISMCTS iterations from root for viewer, growing the tree in place.
+def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
+    """One iteration's walk down the tree from the determinized state scratch.st: choose by
+    UCB among the children legal in it (each counted available), and open one untried
+    legal action while widening allows it (by prior score with priors: ``pick_untried`` in
+    the action phase, ``pick_commit`` in a conflict; else at random), then stop.  The path
+    is left in scratch.path; returns its depth.  (One kernel with run_iterations' loop:
+    every kernel more is compiled once per ingredient set, and cold compile counts.)"""
+    (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, kmask, masks, _, _,
+     kind_counts, _) = scratch
+    action, parent, child, sibling, player, visits, avail, value, count = tree
+    capacity, widen_c, c_explore = action.shape[0], cfg[CFG_WIDEN_C], cfg[CFG_C]
+    node = depth = 0
+    path[0] = 0
+    while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
+        stamps[0] += 1
+        stamp = stamps[0]
+        if depth == 0 and root_n >= 0:
+            mv, n, legal, lstamp = root_moves, root_n, root_legal, root_lstamp
+        else:
+            mv, n, legal, lstamp = moves, legal_moves(st, moves), legal_stamp, stamp
+            for i in range(n):
+                legal_stamp[moves[i]] = stamp
+        best, best_score, legal_children = -1, -1e300, 0
+        ch = child[node]
+        while ch >= 0:
+            a = action[ch]
+            if legal[a] == lstamp:
+                legal_children += 1
+                child_stamp[a] = stamp
+                avail[ch] += 1
+                v = visits[ch]
+                if even_root and depth == 0:
+                    score = -v        # the least visited commit: means stay comparable
+                else:
+                    score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
+                if score > best_score:
+                    best_score, best = score, ch
+            ch = sibling[ch]
+        expand = legal_children < n and count[0] < capacity
+        if expand and widen_c > 0.0 and legal_children > 0:
+            expand = legal_children < widen_c * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A]
+        if expand:
+            phase = st[S.PHASE]
+            if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
+                a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
+                                 child[node], sibling, action, kmask, masks, kind_counts, rng)
+            elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+                a = pick_commit(st, mv, n, child_stamp, stamp)
+            else:
+                a = mv[below(rng, n)]
+                while child_stamp[a] == stamp:
+                    a = mv[below(rng, n)]
+            new = count[0]
+            count[0] = new + 1
+            action[new], parent[new], child[new], sibling[new] = a, node, -1, child[node]
+            child[node] = new
+            player[new], visits[new], avail[new], value[new] = st[S.TO_ACT], 0, 1, 0.0
+            apply_action(st, a, rng)
+            depth += 1
+            path[depth] = new
+            break
+        if best < 0:
+            break
+        apply_action(st, np.int64(action[best]), rng)
+        depth += 1
+        path[depth] = best
+        node = best
+    return depth
+
+
+@njit(cache=True, nogil=True)
+def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, rng,
+                   scratch, tree):
+    """Run that many ISMCTS iterations from root for viewer, growing the tree in place
+    (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
+    array): determinize, ``descend``, a random rollout of cfg's length (to the end when
+    negative), leaf settling when on, the reward of every player (the final ranking or the
+    evaluation), then back it up: each node gets its chooser's reward, the root and the
+    root action's row of move_sums every player's.
 
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
@@ -178,95 +126,23 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
     pending decisions before scoring a leaf).  numba prunes a branch on an argument that is
     None before typing it, so a search without an ingredient is compiled without its code
     (the frozen baseline compiles none of the three)."""
-    capacity = action.shape[0]
-    stamp = stamps[0]
-    widen_c = cfg[CFG_WIDEN_C]
-    widen_a = cfg[CFG_WIDEN_A]
+    (st, moves, _, root_moves, root_legal, _, stamps, path, reward, kmask, _, feats, root_sum, _,
+     move_sums) = scratch
+    action, _, _, _, player, visits, _, value, _ = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
     # The root's legal moves when the viewer acts there: they depend only on the board and
     # the mover's own hand, both the same in every determinization, so they are listed once.
-    root_n = -1
-    root_lstamp = 0
+    root_n, root_lstamp = -1, 0
     if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
         root_n = legal_moves(root, root_moves)
-        stamp += 1
-        root_lstamp = stamp
+        stamps[0] += 1
+        root_lstamp = stamps[0]
         for i in range(root_n):
-            root_legal[root_moves[i]] = stamp
+            root_legal[root_moves[i]] = root_lstamp
+    rollout_depth = np.int64(cfg[CFG_ROLLOUT])
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
-        node = 0
-        depth = 0
-        path[0] = 0
-        while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
-            stamp += 1
-            if depth == 0 and root_n >= 0:
-                mv = root_moves
-                n = root_n
-                legal = root_legal
-                lstamp = root_lstamp
-            else:
-                mv = moves
-                n = legal_moves(st, moves)
-                legal = legal_stamp
-                lstamp = stamp
-                for i in range(n):
-                    legal_stamp[moves[i]] = stamp
-            best = -1
-            best_score = -1e300
-            legal_children = 0
-            ch = child[node]
-            while ch >= 0:
-                a = action[ch]
-                if legal[a] == lstamp:
-                    legal_children += 1
-                    child_stamp[a] = stamp
-                    avail[ch] += 1
-                    v = visits[ch]
-                    if even_root and depth == 0:
-                        score = -v        # the least visited commit: means stay comparable
-                    else:
-                        score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
-                    if score > best_score:
-                        best_score = score
-                        best = ch
-                ch = sibling[ch]
-            expand = legal_children < n and count[0] < capacity
-            if expand and widen_c > 0.0 and legal_children > 0:
-                allowed = widen_c * (visits[node] + 1.0) ** widen_a
-                expand = legal_children < allowed
-            if expand:
-                phase = st[S.PHASE]
-                if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
-                    a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
-                                     child[node], sibling, action, kmask, masks, kind_counts, rng)
-                elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-                    a = pick_commit(st, mv, n, child_stamp, stamp)
-                else:
-                    a = mv[below(rng, n)]
-                    while child_stamp[a] == stamp:
-                        a = mv[below(rng, n)]
-                new = count[0]
-                count[0] = new + 1
-                action[new] = a
-                parent[new] = node
-                child[new] = -1
-                sibling[new] = child[node]
-                child[node] = new
-                player[new] = st[S.TO_ACT]
-                visits[new] = 0
-                avail[new] = 1
-                value[new] = 0.0
-                apply_action(st, a, rng)
-                depth += 1
-                path[depth] = new
-                break
-            if best < 0:
-                break
-            apply_action(st, np.int64(action[best]), rng)
-            depth += 1
-            path[depth] = best
-            node = best
+        depth = descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree)
         random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
         if settle_on is not None:
             settle(st, rng, moves)
@@ -277,11 +153,15 @@ def run_iterations(root, viewer, iterations, c_explore, rollout_depth, eval_para
         visits[0] += 1
         for p in range(4):
             root_sum[p] += reward[p]
+        if depth >= 1:
+            a = action[path[1]]
+            for p in range(4):
+                move_sums[a, p] += reward[p]
+            move_sums[a, 4] += 1.0
         for d in range(1, depth + 1):
             nd = path[d]
             visits[nd] += 1
             value[nd] += reward[player[nd]]
-    stamps[0] = stamp
     return iterations
 
 
@@ -299,6 +179,7 @@ class SearchResult:
         self.viewer = None
         self.reused = 0                   # iterations inherited from an earlier search
         self.win_chances = None           # per player, the mean reward over the iterations
+        self.session = None               # the Search that made it (search/session.py)
 
     def to_dict(self):
         from ..notation import move_text
@@ -308,14 +189,9 @@ class SearchResult:
                                  for a, v, m in self.alternatives]}
 
 
-# per evaluation: the exploration constant, widening and leaf settling used unless given.
-# The basic evaluation's are the frozen baseline's (no widening, no settling).
-DEFAULTS = {
-    "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
-              "reuse": False},
-    "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True},
-}
+# the per-evaluation defaults live in search/config.py; this name stays for the faces that
+# still read it
+DEFAULTS = EVALUATION_DEFAULTS
 
 
 def _view(st, viewer):
@@ -363,126 +239,81 @@ def reusable_node(tree, root, st, viewer):
     return -1
 
 
-def _thread_seed(seed, index):
+def thread_seed(seed, index):
     return (int(seed) * 1000003 + index * 7919 + 1) & 0x7FFFFFFFFFFFFFFF
 
 
-def search(st, iterations=None, seconds=None, threads=1, seed=0, c=None, rollout_depth=DEFAULT_ROLLOUT,
-           leader_value=None, capacity=None, batch=32, evaluation="model", prior="kinds",
+# search()'s keyword arguments that are options of SearchConfig under another name
+_KEYWORDS = {"seconds": "time", "rollout_depth": "rollout", "leader_value": "leader",
+             "settle_leaves": "settle"}
+
+
+def config_of(config=None, **keywords):
+    """The SearchConfig of ``search()``'s keyword arguments: ``config`` (default
+    ``SearchConfig()``) with every keyword that is not None put in, by canonical name or
+    alias (``search(evaluation="basic", widen=0)``, ``search(config=cfg, seconds=2)``)."""
+    given = {_KEYWORDS.get(k, k): v for k, v in keywords.items() if v is not None}
+    for k in given:
+        canonical(k)
+    return (config if config is not None else SearchConfig()).replace(**given)
+
+
+def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, rollout_depth=None,
+           leader_value=None, capacity=None, batch=None, evaluation=None, prior=None,
            widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None,
-           commit_margin=None, reuse=None):
+           commit_margin=None, reuse=None, config=None):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
     by summing visits and values per action.  Returns a SearchResult.
 
-    ``evaluation``: "model" (the fitted evaluation, ``weights`` or the shipped ones) or
-    "basic" (the hand-set one of the frozen baseline).  ``prior``: "kinds" (the move-kind
-    scores of ``priors``) or "none".  ``widen``, ``widen_exp``: progressive widening (0 turns
-    it off: untried moves open at random).  ``settle_leaves``: settle pending decisions before
-    scoring a leaf (default: with the model).  Unset options take the defaults of
-    ``DEFAULTS`` for the evaluation chosen, so ``evaluation="basic", prior="none", widen=0``
-    is the search as it was before the fitted evaluation (the frozen baseline)."""
-    defaults = DEFAULTS[evaluation]
-    c = defaults["c"] if c is None else c
-    widen = defaults["widen"] if widen is None else widen
-    widen_exp = defaults["widen_exp"] if widen_exp is None else widen_exp
-    settle_leaves = defaults["settle"] if settle_leaves is None else settle_leaves
-    commit_margin = defaults["commit_margin"] if commit_margin is None else commit_margin
-    cfg = np.zeros(CFG_SIZE)
-    cfg[CFG_WIDEN_C] = widen
-    cfg[CFG_WIDEN_A] = widen_exp
-    cfg[CFG_EVEN_ROOT] = 1.0 if commit_margin > 0 else 0.0
-    # an ingredient switched off is None (run_iterations is then compiled without it)
-    model_w = None if evaluation != "model" else \
-        (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
-    prior_w = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
-        if prior == "kinds" else None
-    settle_on = True if settle_leaves else None
-    if iterations is None and seconds is None:
-        raise ValueError("give an iteration budget, a time budget or both")
-    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    n = legal_moves(st, moves)
-    start = time.perf_counter()
-    if n == 1:
-        return SearchResult(int(moves[0]), 0, time.perf_counter() - start, [(int(moves[0]), 0, 0.0)], 1)
-    viewer = int(st[S.TO_ACT])
-    legal = set(int(m) for m in moves[:n])
-    threads = max(1, int(threads))
-    shares = [None] * threads
-    if iterations is not None:
-        shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
-    if capacity is None:
-        # one node per iteration at most; a time budget is sized at 200,000 iterations a
-        # second (above what one thread reaches here), both capped at 4M nodes (132 MB)
-        capacity = max(shares) + 2 if iterations is not None else max(1 << 16, int(seconds * 200000))
-        if iterations is not None and seconds is not None:
-            capacity = min(capacity, max(1 << 16, int(seconds * 200000)))
-        capacity = min(capacity, 1 << 22)
-    deadline = start + seconds if seconds is not None else None
-    root = st.copy()
-    eval_params = EVAL_DEFAULT.copy()
-    if leader_value is not None:
-        eval_params[W_LEADER] = leader_value
-
-    def one_tree(i):
-        tree = Tree(capacity)
-        tree.scratch = Scratch()
-        old = reuse.trees[i] if reuse is not None and i < len(reuse.trees) else None
-        if old is not None and reuse.viewer == viewer:
-            x = reusable_node(old, reuse.root, root, viewer)
-            ch = int(old.child[x]) if x > 0 else -1
-            while ch >= 0:                 # every root child must be legal here, or start afresh
-                if int(old.action[ch]) not in legal:
-                    x = -1
-                    break
-                ch = int(old.sibling[ch])
-            if x > 0:
-                bigger = Tree(capacity + int(old.count[0]))
-                if copy_subtree(*old.arrays()[:8], x, *bigger.arrays()) > 0:
-                    bigger.scratch = tree.scratch
-                    tree = bigger
-        scratch = tree.scratch
-        rng = make_rng(_thread_seed(seed, i))
-        done = 0
-        budget = shares[i]
-        while True:
-            step = batch if budget is None else min(batch, budget - done)
-            if step <= 0:
-                break
-            run_iterations(root, viewer, step, c, rollout_depth, eval_params, model_w, prior_w, settle_on,
-                           cfg, rng, *scratch.arrays(), *tree.arrays())
-            done += step
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return tree, done
-
-    if threads == 1:
-        results = [one_tree(0)]
+    The options are those of ``config`` (a ``SearchConfig``; default ``SearchConfig()``),
+    each keyword given (not None) replacing its option: ``evaluation``: "model" (the fitted
+    evaluation, ``weights`` or the shipped ones) or "basic" (the hand-set one of the frozen
+    baseline).  ``prior``: "kinds" (the move-kind scores of ``priors``) or "none".
+    ``widen``, ``widen_exp``: progressive widening (0 turns it off: untried moves open at
+    random).  ``settle_leaves``: settle pending decisions before scoring a leaf (default:
+    with the model).  Unset options take ``EVALUATION_DEFAULTS`` for the evaluation chosen,
+    so ``evaluation="basic", prior="none", widen=0`` is the search as it was before the
+    fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
+    (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
+    whose tree is continued when this position follows from its root."""
+    if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
+        weights_path, weights = weights, None
     else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(one_tree, range(threads)))
-    stats = {}
-    for tree, _ in results:
-        for a, v, m in tree.root_children():
-            tv, tval = stats.get(a, (0, 0.0))
-            stats[a] = (tv + v, tval + m * v)
-    alternatives = sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
-                          key=lambda x: (-x[1], -x[2], x[0]))
-    total = sum(d for _, d in results)
-    nodes = sum(int(t.count[0]) for t, _ in results)
-    move = alternatives[0][0]
-    reused = sum(int(t.visits[0]) - d for t, d in results)
-    if commit_margin > 0 and int(root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR):
-        move = smallest_commit(alternatives, commit_margin, commit_outcomes(root))
-    result = SearchResult(move, total, time.perf_counter() - start, alternatives, nodes)
-    result.trees = [t for t, _ in results]
-    result.root = root
-    result.viewer = viewer
-    result.reused = reused
+        weights_path = None
+    cfg = config_of(config, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
+                    c=c, rollout_depth=rollout_depth, leader_value=leader_value,
+                    capacity=capacity, batch=batch, evaluation=evaluation, prior=prior,
+                    widen=widen, widen_exp=widen_exp, settle_leaves=settle_leaves,
+                    commit_margin=commit_margin, weights=weights_path)
+    if weights is None and prior_w is None and cfg.weights is not None:
+        from .evaluate import load_weights
+        weights, prior_w = load_weights(cfg.weights)
+    return _search(st, cfg.resolved(), weights, prior_w, reuse)
+
+
+def _search(st, cfg, weights, prior_w, reuse):
+    """search() with a resolved SearchConfig: one run of a new ``Search`` (search/session.py)
+    from the subtree of ``reuse`` when the position follows from it."""
+    from .session import Search
+    if cfg.iterations is None and cfg.time is None:
+        raise ValueError("give an iteration budget, a time budget or both")
+    start = time.perf_counter()
+    s = Search(st, cfg, weights=weights, prior_w=prior_w, reuse=reuse)
+    if s.forced:
+        move = s.legal[0]
+        return SearchResult(move, 0, time.perf_counter() - start, [(move, 0, 0.0)], 1)
+    info = s.run(cfg.iterations, cfg.time)
+    result = SearchResult(info.move, info.iterations, time.perf_counter() - start, info.alternatives,
+                          info.nodes)
+    result.trees = s.trees
+    result.root = s.root
+    result.viewer = s.viewer
+    result.reused = info.visits - info.iterations
     # every player's mean reward over this search's iterations: the position's win chances
     # under the search's own play
-    sums = sum(t.scratch.root_sum for t, _ in results)
-    result.win_chances = [float(x) / max(1, total) for x in sums[:int(st[S.PLAYERS])]]
+    result.win_chances = info.win_chances
+    result.session = s
     return result
 
 

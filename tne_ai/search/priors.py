@@ -41,7 +41,7 @@ from numba import njit
 
 from .. import state as S
 from ..bits import NOT_COL_A, NOT_COL_P, U0, U1, dilate, down_by, has, lowest_bit, up_by
-from ..board import ALL, BLACK, NO_SQUARE
+from ..board import ALL, BLACK, NO_SQUARE, N_MONUMENTS, SQUARES
 from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
 from ..engine.movegen import empty_squares, touch_counts
@@ -144,14 +144,30 @@ def prepare(st, kmask, masks):
     exactly one kind."""
     bb = st.view(np.uint64)
     p = st[S.TO_ACT]
-    n = st[S.PLAYERS]
     nk = label(bb, NO_SQUARE, kmask)
     two0, two1, two2, _, _, _ = touch_counts(kmask, nk)
-    one0 = one1 = one2 = U0
     for row in range(N_MASKS):
         masks[row, 0] = U0
         masks[row, 1] = U0
         masks[row, 2] = U0
+    one0, one1, one2, own0, own1, own2, riv0, riv1, riv2 = _kingdom_kinds(st, kmask, nk, masks, p)
+    _tile_and_leader_kinds(st, bb, masks, p, one0, one1, one2, two0, two1, two2)
+    e0, e1, e2 = empty_squares(bb)
+    for row in range(ROW_CAT):
+        masks[row, 0] &= e0
+        masks[row, 1] &= e1
+        masks[row, 2] &= e2
+    _catastrophe_kinds(bb, masks, own0, own1, own2, riv0, riv1, riv2)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _kingdom_kinds(st, kmask, nk, masks, p):
+    """Per kingdom: its dilation into the tile kinds by who scores there and into the
+    revolt kinds of the colours a rival leads.  Returns the squares next to (or in) any
+    kingdom, p's own kingdoms and the rivals' (3 words each)."""
+    n = st[S.PLAYERS]
+    one0 = one1 = one2 = U0
     own0 = own1 = own2 = U0
     riv0 = riv1 = riv2 = U0
     for k in range(nk):
@@ -187,6 +203,13 @@ def prepare(st, kmask, masks):
             riv0 |= kmask[k, 0]
             riv1 |= kmask[k, 1]
             riv2 |= kmask[k, 2]
+    return one0, one1, one2, own0, own1, own2, riv0, riv1, riv2
+
+
+@njit(cache=True, inline="always")
+def _tile_and_leader_kinds(st, bb, masks, p, one0, one1, one2, two0, two1, two2):
+    """The tile and leader kinds of every colour, from the kingdom kinds ``_kingdom_kinds``
+    left in masks and the squares next to 1+ (one) and 2+ (two) kingdoms."""
     low = 1 << 30
     for c in range(4):
         if st[S.score(p, c)] < low:
@@ -203,7 +226,7 @@ def prepare(st, kmask, masks):
         r2 = masks[rr, 2] & one2 & ~two2 & ~m2
         b0 = b1 = b2 = U0
         free = False
-        for m in range(6):
+        for m in range(N_MONUMENTS):
             if st[S.monument_sq(m)] < 0 and (MON_A[m] == c or MON_B[m] == c):
                 free = True
         if free:
@@ -226,12 +249,11 @@ def prepare(st, kmask, masks):
         v2 = masks[rv, 2]
         _set(masks, KIND_ROW[K_LEADER_JOIN] + c, one0 & ~v0, one1 & ~v1, one2 & ~v2)
         _set(masks, KIND_ROW[K_LEADER_NEW] + c, ~one0 & ~v0, ~one1 & ~v1, ~one2 & ~v2)
-    e0, e1, e2 = empty_squares(bb)
-    for row in range(ROW_CAT):
-        masks[row, 0] &= e0
-        masks[row, 1] &= e1
-        masks[row, 2] &= e2
-    # catastrophes: on a tile of one's own kingdom, of a rival's, on nothing, anything else
+
+
+@njit(cache=True, inline="always")
+def _catastrophe_kinds(bb, masks, own0, own1, own2, riv0, riv1, riv2):
+    """Catastrophes: on a tile of one's own kingdom, of a rival's, on nothing, anything else."""
     o0, o1, o2 = occupied(bb)
     t0 = t1 = t2 = U0
     for c in range(4):
@@ -244,7 +266,6 @@ def prepare(st, kmask, masks):
     _set(masks, KIND_ROW[K_CAT_NOTHING], ~near0 & ~t0, ~near1 & ~t1, ~near2 & ~t2)
     _set(masks, KIND_ROW[K_CAT_OTHER], ~((t0 & (own0 | riv0)) | (~near0 & ~t0)),
          ~((t1 & (own1 | riv1)) | (~near1 & ~t1)), ~((t2 & (own2 | riv2)) | (~near2 & ~t2)))
-    return 0
 
 
 @njit(cache=True)
@@ -262,12 +283,12 @@ def _list_kind(a):
 @njit(cache=True)
 def move_kind(st, masks, a):
     """The kind of action a (masks from ``prepare`` for the state a is legal in)."""
-    if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(st[S.TO_ACT], (a - S.A_LEADER) // 176)] >= 0:
+    if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(st[S.TO_ACT], (a - S.A_LEADER) // SQUARES)] >= 0:
         return K_LEADER_MOVE
     if a < S.A_WITHDRAW:
         piece = 0 if a < S.A_LEADER else 1
-        c = ((a - S.A_LEADER * piece) // 176)
-        s = (a - S.A_LEADER * piece) % 176
+        c = ((a - S.A_LEADER * piece) // SQUARES)
+        s = (a - S.A_LEADER * piece) % SQUARES
         first = K_TILE_MONUMENT if piece == 0 else K_LEADER_REVOLT
         last = K_TILE_RIVAL if piece == 0 else K_LEADER_NEW
         for kind in range(first, last + 1):
@@ -304,7 +325,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
     if kind == K_LEADER_MOVE:
         for j in range(n):
             a = moves[j]
-            if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(me, (a - S.A_LEADER) // 176)] >= 0:
+            if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(me, (a - S.A_LEADER) // SQUARES)] >= 0:
                 best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     elif kind <= K_CAT_OTHER:
         if kind <= K_TILE_RIVAL:
@@ -325,7 +346,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
                 if w == 2:
                     x &= ALL[2]
                 while x != U0:
-                    a = base + 176 * c + 64 * w + lowest_bit(x)
+                    a = base + SQUARES * c + 64 * w + lowest_bit(x)
                     x &= x - U1
                     best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     else:

@@ -1,0 +1,375 @@
+"""``Search``: one persistent ISMCTS search of a position, the one object behind every face.
+
+    s = Search(position, SearchConfig(threads=2))
+    s.run(iterations=10_000)      # grows the trees
+    s.run(seconds=1.0)            # ... and keeps growing the same trees
+    info = s.result(multipv=3)    # per root move: visits, win chances, principal variation
+    s.advance(info.move)          # the chosen move's subtree becomes the new root
+
+The search keeps ``threads`` root-parallel trees (one per thread, each with its own
+determinizations and seed); the per-move statistics of ``result()`` sum them, the one root
+merge of the library (DESIGN, search).  ``run(...)`` always continues the same trees, so a
+long search is one tree, not a sum of short ones.  ``stop()``, from any thread, ends the
+current ``run`` after the batch of iterations in progress (``batch`` iterations, well under a
+millisecond a thread); the flag is read between batches whatever the budget.
+
+A search sees only what the player to act at its root may see: the kernels work on
+determinizations of his view (search/determinize.py), never on the other hands or the bag
+order in the state given.
+"""
+import math
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+from .. import state as S
+from ..engine.apply import apply_action
+from ..engine.movegen import legal_moves
+from ..engine.rng import make_rng
+from ..errors import TneError
+from .config import SearchConfig
+from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
+from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
+                   commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
+from .tree import Scratch, Tree, copy_subtree
+
+# Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
+# most; a time budget is sized at 200,000 iterations a second (above what one thread
+# reaches here); at most AUTO_NODES (4M nodes, 132 MB a tree).  Past it the tree stops
+# growing and the iterations refine the nodes it has.
+AUTO_NODES = 1 << 22
+NODES_PER_SECOND = 200_000
+
+
+class SearchError(TneError):
+    """A search that cannot be made or run (a finished game, a bad budget)."""
+
+
+@dataclass
+class MoveInfo:
+    """One root move of a search: its visits (all threads), the mover's win chance (mean
+    reward of the iterations through it), every player's win chance over this search's
+    iterations through it (None for a move only reached through an inherited subtree) and
+    its principal variation: the move, then the most visited replies while the same player
+    acts (to the end of his turn), as action codes."""
+    move: int
+    visits: int
+    win: float
+    wins: Optional[List[float]]
+    pv: List[int]
+
+
+@dataclass
+class SearchInfo:
+    """What ``Search.result()`` reports: the move to play, the root moves most visited
+    first (``multipv`` of them), the iterations run since the root was set, the root's
+    visits (those plus the ones inherited by ``advance``), nodes, seconds of ``run``,
+    every player's win chance over the iterations run, and whether the move was forced
+    (one legal move: nothing searched)."""
+    move: int
+    moves: List[MoveInfo]
+    iterations: int
+    visits: int
+    nodes: int
+    seconds: float
+    win_chances: List[float]
+    forced: bool = False
+    stopped: bool = False
+    alternatives: list = field(default_factory=list)   # (action, visits, mean), all root moves
+
+
+def _state_of(position_or_state):
+    st = getattr(position_or_state, "st", position_or_state)
+    if not isinstance(st, np.ndarray) or st.dtype != np.int64 or st.shape != (S.STATE_SIZE,):
+        raise SearchError("a search needs a Position or a state array (int64, STATE_SIZE)")
+    return st.copy()
+
+
+class Search:
+    """A persistent search of one position for the player to act there (see the module)."""
+
+    def __init__(self, position_or_state, config: Optional[SearchConfig] = None, *, weights=None,
+                 prior_w=None, reuse=None) -> None:
+        """``config``: a SearchConfig (default ``SearchConfig()``); ``weights``/``prior_w``:
+        arrays replacing the config's weights; ``reuse``: an earlier Search (or the
+        SearchResult of ``search()``) whose subtree of this position the trees start from,
+        when the position follows from its root without a draw."""
+        self.config = (config if config is not None else SearchConfig()).resolved()
+        cfg = self.config
+        self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
+        self._settle = True if cfg.settle else None
+        self._cfg = np.zeros(CFG_SIZE)
+        self._cfg[CFG_WIDEN_C] = cfg.widen
+        self._cfg[CFG_WIDEN_A] = cfg.widen_exp
+        self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
+        self._cfg[CFG_C] = cfg.c
+        self._cfg[CFG_ROLLOUT] = cfg.rollout
+        self._eval = EVAL_DEFAULT.copy()
+        self._eval[W_LEADER] = cfg.leader
+        self._stop = threading.Event()
+        self._lock = threading.Lock()          # one run at a time
+        self._rngs = [make_rng(thread_seed(cfg.seed, i)) for i in range(cfg.threads)]
+        self._set_root(_state_of(position_or_state))
+        if reuse is not None and getattr(reuse, "trees", None):
+            self._inherit = (reuse.trees, reuse.root, reuse.viewer)
+
+    def _set_root(self, st, inherit=None):
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        n = legal_moves(st, moves) if st[S.PHASE] != S.PH_OVER else 0
+        if n == 0:
+            raise SearchError("the game is over: no move to search")
+        self.root = st
+        self.viewer = int(st[S.TO_ACT])
+        self.legal = [int(m) for m in moves[:n]]
+        self.trees = [None] * self.config.threads
+        self.scratch = [Scratch() for _ in range(self.config.threads)]
+        self.iterations = 0
+        self.seconds = 0.0
+        self._inherit = inherit                 # (trees, root, viewer) to take subtrees from
+
+    # --- running ------------------------------------------------------------------------
+    @property
+    def forced(self) -> bool:
+        """True when the root has one legal move (nothing to search)."""
+        return len(self.legal) == 1
+
+    def run(self, iterations: Optional[int] = None, seconds: Optional[float] = None) -> "SearchInfo":
+        """Continue the search: ``iterations`` more (all threads together) and/or
+        ``seconds`` more, whichever ends first; neither: until ``stop()``.  Returns
+        ``result()``.  A forced move is not searched."""
+        if iterations is not None:
+            if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+                raise SearchError(f"iterations={iterations!r}: a positive integer")
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+                    not math.isfinite(seconds) or seconds <= 0:
+                raise SearchError(f"seconds={seconds!r}: a positive number")
+        with self._lock:
+            if not self.forced:
+                self._run(iterations, seconds)
+            self._stop.clear()
+        return self.result()
+
+    def stop(self) -> None:
+        """End the current run after the batch in progress (callable from any thread; a
+        stop before a run starts ends that run after its first batch)."""
+        self._stop.set()
+
+    def _capacity(self, share, seconds):
+        if self.config.capacity is not None:
+            return self.config.capacity
+        if share is not None:
+            need = share + 2
+            if seconds is not None:
+                need = min(need, max(1 << 16, int(seconds * NODES_PER_SECOND)))
+        else:
+            need = max(1 << 16, int(seconds * NODES_PER_SECOND)) if seconds is not None else 1 << 16
+        return min(need, AUTO_NODES)
+
+    def _tree(self, i, share, seconds):
+        """Thread i's tree, made (from an inherited subtree when there is one) or grown to
+        hold this run's nodes."""
+        want = self._capacity(share, seconds)
+        tree = self.trees[i]
+        if tree is None:
+            tree = Tree(want)
+            old = self._inherited(i)
+            if old is not None:
+                bigger = Tree(want + int(old[0].count[0]))
+                if copy_subtree(old[0].packed, old[1], bigger.packed) > 0:
+                    tree = bigger
+        elif self.config.capacity is None and int(tree.count[0]) + want > tree.capacity \
+                and tree.capacity < AUTO_NODES:
+            tree = _grown(tree, min(AUTO_NODES, max(int(tree.count[0]) + want, 2 * tree.capacity)))
+        self.trees[i] = tree
+        return tree
+
+    def _inherited(self, i):
+        """(old tree, node) whose subtree is this root in thread i's inherited tree, or None."""
+        if self._inherit is None:
+            return None
+        trees, root, viewer = self._inherit
+        return _subtree_of(trees[i] if i < len(trees) else None, root, viewer, self.root, self.legal)
+
+    def _run(self, iterations, seconds):
+        threads = self.config.threads
+        start = time.perf_counter()
+        deadline = start + seconds if seconds is not None else None
+        shares = [None] * threads
+        if iterations is not None:
+            shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
+        share = max(shares) if iterations is not None else None
+        for i in range(threads):
+            self._tree(i, share, seconds)
+        self._inherit = None
+
+        def one(i):
+            return self._batches(i, shares[i], deadline)
+
+        if threads == 1:
+            done = [one(0)]
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                done = list(pool.map(one, range(threads)))
+        self.iterations += sum(done)
+        self.seconds += time.perf_counter() - start
+
+    def _batches(self, i, budget, deadline):
+        """Batches of iterations on thread i's tree until its budget, the deadline or stop;
+        a tree about to fill is grown first (twice the size, up to AUTO_NODES) unless the
+        config fixes the capacity."""
+        batch = self.config.batch
+        tree, scratch, rng = self.trees[i], self.scratch[i], self._rngs[i]
+        done = 0
+        while True:
+            step = batch if budget is None else min(batch, budget - done)
+            if step <= 0:
+                break
+            if self.config.capacity is None and int(tree.count[0]) + step > tree.capacity \
+                    and tree.capacity < AUTO_NODES:
+                tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
+            run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
+                           self._prior_w, self._settle, rng, scratch.packed, tree.packed)
+            done += step
+            if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
+                break
+        return done
+
+    # --- reading ------------------------------------------------------------------------
+    def alternatives(self) -> List[Tuple[int, int, float]]:
+        """(action, visits, mean reward of the mover) of every root move, all threads
+        summed, most visited first (ties: the better mean, then the lower code)."""
+        if self.forced:
+            return [(self.legal[0], 0, 0.0)]
+        stats = {}
+        for tree in self.trees:
+            if tree is None:
+                continue
+            for a, v, m in tree.root_children():
+                tv, tval = stats.get(a, (0, 0.0))
+                stats[a] = (tv + v, tval + m * v)
+        return sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
+                      key=lambda x: (-x[1], -x[2], x[0]))
+
+    def best_move(self, alternatives: Optional[list] = None) -> int:
+        """The move to play: the most visited, except at a root commit decision with a
+        commit margin, where ``smallest_commit`` chooses (search/mcts.py)."""
+        alternatives = self.alternatives() if alternatives is None else alternatives
+        if not alternatives:
+            return self.legal[0]
+        move = alternatives[0][0]
+        if self.config.commit_margin > 0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) \
+                and alternatives[0][1] > 0:
+            move = smallest_commit(alternatives, self.config.commit_margin, commit_outcomes(self.root))
+        return move
+
+    def pv(self, move: int) -> List[int]:
+        """The principal variation of a root move: the move, then the most visited child
+        while the player choosing it is the root's player (to the end of his turn), read
+        from the tree where the move has the most visits."""
+        best, node = None, -1
+        for tree in self.trees:
+            for ch in (tree.children(0) if tree is not None else ()):
+                if int(tree.action[ch]) == move and (best is None or tree.visits[ch] > best.visits[node]):
+                    best, node = tree, ch
+        line = [int(move)]
+        while best is not None:
+            kids = [ch for ch in best.children(node) if best.visits[ch] > 0]
+            if not kids:
+                break
+            node = max(kids, key=lambda ch: (int(best.visits[ch]), -int(best.action[ch])))
+            if int(best.player[node]) != self.viewer:
+                break
+            line.append(int(best.action[node]))
+        return line
+
+    def result(self, multipv: int = 1) -> SearchInfo:
+        """The search so far as a SearchInfo, with ``multipv`` root moves (the chosen move
+        first, then the most visited others), each with its principal variation."""
+        if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
+            raise SearchError(f"multipv={multipv!r}: a positive integer")
+        alts = self.alternatives()
+        move = self.best_move(alts)
+        order = [a for a in alts if a[0] == move] + [a for a in alts if a[0] != move]
+        sums = sum(sc.move_sums for sc in self.scratch)
+        players = int(self.root[S.PLAYERS])
+        infos = []
+        for a, v, m in order[:multipv]:
+            through = sums[a, 4]
+            wins = [float(x / through) for x in sums[a, :players]] if through > 0 else None
+            infos.append(MoveInfo(int(a), int(v), float(m), wins, self.pv(a)))
+        root_sum = sum(sc.root_sum for sc in self.scratch)
+        return SearchInfo(
+            move=int(move), moves=infos, iterations=self.iterations,
+            visits=sum(int(t.visits[0]) for t in self.trees if t is not None),
+            nodes=sum(int(t.count[0]) for t in self.trees if t is not None) if not self.forced else 1,
+            seconds=self.seconds,
+            win_chances=[float(x) / max(1, self.iterations) for x in root_sum[:players]],
+            forced=self.forced, alternatives=alts)
+
+    # --- moving on ----------------------------------------------------------------------
+    def advance(self, move_or_position) -> bool:
+        """Move the root to the position after ``move`` (an action code legal at the root),
+        or to a later position given (the state or Position after the opponents' decisions,
+        for instance), keeping the subtree that leads there.  True when done; False, with
+        the search left as it was, when the position does not follow from the trees
+        without a tile draw (a new turn) or another player acts there: make a new Search
+        of the position then."""
+        if isinstance(move_or_position, (int, np.integer)) and not isinstance(move_or_position, bool):
+            move = int(move_or_position)
+            if move not in self.legal:
+                raise SearchError(f"advance: {move} is not a legal move at the root")
+            after = self.root.copy()
+            apply_action(after, move, make_rng(0))
+        else:
+            after = _state_of(move_or_position)
+        if after[S.PHASE] == S.PH_OVER or int(after[S.TO_ACT]) != self.viewer:
+            return False
+        moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+        legal = [int(m) for m in moves[:legal_moves(after, moves)]]
+        if not any(_subtree_of(t, self.root, self.viewer, after, legal) for t in self.trees):
+            return False
+        with self._lock:
+            self._set_root(after, inherit=(self.trees, self.root, self.viewer))
+        return True
+
+
+def _subtree_of(old, root, viewer, st, legal):
+    """(old, node) when tree old (searched from root for viewer) holds a node whose position
+    is st as viewer sees it (``reusable_node``) and every child there is legal in st."""
+    if old is None or viewer != int(st[S.TO_ACT]):
+        return None
+    x = reusable_node(old, root, st, viewer)
+    if x <= 0:
+        return None
+    allowed = set(legal)
+    if any(int(old.action[ch]) not in allowed for ch in old.children(x)):
+        return None                     # every root child must be legal here
+    return old, x
+
+
+def _grown(tree, capacity):
+    """A copy of tree with room for capacity nodes (node numbers unchanged)."""
+    bigger = Tree(capacity)
+    n = int(tree.count[0])
+    for a, b in zip(tree.packed[:-1], bigger.packed[:-1]):
+        b[:n] = a[:n]
+    bigger.count[0] = n
+    return bigger
+
+
+def _ingredients(cfg, weights, prior_w):
+    """(fitted evaluation weights or None, prior weights or None) for the config: arrays
+    given win over the config's weights file, which wins over the shipped weights."""
+    if weights is None and prior_w is None and cfg.weights is not None:
+        from .evaluate import load_weights
+        weights, prior_w = load_weights(cfg.weights)
+    model_w = None if cfg.evaluation != "model" else \
+        (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
+    prior = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
+        if cfg.prior == "kinds" else None
+    return model_w, prior
