@@ -14,6 +14,9 @@ MAX_DEALS = 100_000             # tournament deals per table (--games)
 MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations
 MAX_PLIES = 50_000              # moves (actions and decisions) in a game record / --max-moves
 MAX_SIMULATIONS = 10_000_000    # OpenSpiel MCTS simulations per move
+MAX_SPRT_ELO = 2000.0           # |ELO0|, |ELO1| of --sprt (2,000 Elo: a 99.999% expected score)
+MAX_TRAIN_GAMES = 100_000       # tne train --games (self-play deals)
+MAX_EVERY = 1000                # tne train --every (keep every k-th position)
 # A colour score: every tile gives at most one point when placed and one when it wins a
 # conflict (2 x 153), and each of the 6 monuments at most 2 points a turn, so a game of
 # MAX_PLIES plies scores below 306 + 12 x MAX_PLIES = 600,306 in any colour.
