@@ -1,0 +1,186 @@
+"""Every entry point holds: endless inputs, hostile records given to `tne analyse` and `tne
+replay`, and options outside their bounds each get one line ``tne: error: ...`` and exit
+status 2 (README, "Errors" and "Limits"; the bounds are tne_ai/limits.py's), never a
+traceback, an unbounded read or a guessed value.
+"""
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from helpers import assert_user_error
+from tne_ai import limits as L
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, str(ROOT / "cli.py")]
+BLUNDER = ROOT / "examples" / "planted_blunder.jsonl"
+GAMES = ROOT / "examples" / "greedy_vs_mcts.jsonl"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def first_record(path=GAMES):
+    return json.loads(path.read_text().splitlines()[0])
+
+
+# --- endless inputs ----------------------------------------------------------------------------
+
+# a wrapper that runs one command and reports its CPU seconds and peak memory; the child's
+# address space is capped at 4 GiB so that a reader without a limit fails instead of eating
+# the machine
+_MEASURE = """
+import json, resource, subprocess, sys
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+p = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                   timeout=120, preexec_fn=cap)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"rc": p.returncode, "stderr": p.stderr, "stdout": p.stdout,
+                  "cpu": u.ru_utime + u.ru_stime, "rss_kib": u.ru_maxrss}))
+"""
+
+
+def measured(*args):
+    out = subprocess.run([sys.executable, "-c", _MEASURE, *CLI, *map(str, args)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+ENDLESS = [
+    ("show", "/dev/zero"),
+    ("legal", "/dev/zero"),
+    ("apply", "/dev/zero", "pass"),
+    ("bestmove", "/dev/zero"),
+    ("replay", "/dev/zero"),
+    ("analyse", "/dev/zero"),
+    ("play", "--resume", "/dev/zero"),
+    ("train", "--games", "0", "--data", "/dev/zero", "-o", "{tmp}/w.npz"),
+    ("bench", "--compare", "/dev/zero"),
+    ("tournament", "--agent", "a=random", "--agent", "b=random", "--out", "/dev/zero",
+     "--resume"),
+]
+
+
+@pytest.mark.parametrize("args", ENDLESS, ids=[" ".join(a[:2]) for a in ENDLESS])
+def test_an_endless_input_is_refused_at_once_in_little_memory(args, tmp_path):
+    got = measured(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    lines = got["stderr"].splitlines()
+    assert got["rc"] == 2 and len(lines) == 1, got
+    assert lines[0].startswith("tne: error: ") and "/dev/zero" in lines[0], lines
+    assert "4 MiB" in lines[0], lines          # limits.MAX_JSON_BYTES, README "Limits"
+    assert got["stdout"] == ""
+    assert got["cpu"] < 2.0, got               # CPU seconds: holds under load
+    assert got["rss_kib"] < 200 * 1024, got
+    assert not (tmp_path / "w.npz").exists()
+
+
+def test_a_huge_position_on_stdin_is_refused():
+    r = run("show", "-", input=b" " * (L.MAX_INPUT_BYTES + 1))
+    assert_user_error(r, "stdin: larger than 4 MiB")
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "analyse"])
+def test_a_directory_is_refused_naming_it(command, tmp_path):
+    assert_user_error(run(command, tmp_path), f"{tmp_path}: is a directory")
+
+
+# --- hostile records for analyse and replay ---------------------------------------------------
+
+def _deep(depth):
+    return '{"format":"tne-game/1","start":' + "[" * depth + "]" * depth + "}"
+
+
+HOSTILE_RECORDS = {
+    "nested 50,000 deep": _deep(50_000) + "\n",
+    "a 5,000-digit number": json.dumps(first_record()).replace('"plies":', '"plies":'
+                                                                + "9" * 5000 + ",\"x\":", 1)
+    + "\n",
+    "a number above 1e308": json.dumps(first_record()).replace('"plies":', '"plies":1e999,'
+                                                               '"x":', 1) + "\n",
+    "NaN": json.dumps(first_record()).replace('"plies":', '"plies":NaN,"x":', 1) + "\n",
+}
+
+
+@pytest.mark.parametrize("command", ["analyse", "replay"])
+@pytest.mark.parametrize("name", list(HOSTILE_RECORDS))
+def test_a_hostile_records_file_is_one_line(command, name, tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text(HOSTILE_RECORDS[name])
+    extra = ["--iterations", "1"] if command == "analyse" else []
+    assert_user_error(run(command, path, *extra), str(path))
+
+
+WRONG_META = [
+    ("agents", 5, "meta.agents"),
+    ("agents", [1, 2], "meta.agents"),
+    ("game_id", ["x"], "meta.game_id"),
+    ("truncated", "yes", "meta.truncated"),
+    ("analysis", {"moves": [{"ply": 0, "player": 0, "move": 5}]}, "meta.analysis.moves[0].move"),
+    ("analysis", {"moves": [{"ply": 0, "player": 0, "move": "pass", "best": "pass",
+                             "best_win": "high", "played_win": None}]},
+     "meta.analysis.moves[0].best_win"),
+    ("analysis", 3, "meta.analysis"),
+    ("forfeit", {"seat": 9}, "meta.forfeit"),
+]
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse"])
+@pytest.mark.parametrize("key,value,field", WRONG_META, ids=[f"{k}={v!r}"[:40]
+                                                             for k, v, _ in WRONG_META])
+def test_a_meta_field_of_the_wrong_type_is_one_line(command, key, value, field, tmp_path):
+    record = first_record()
+    record["meta"][key] = value
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    extra = ["--iterations", "1"] if command == "analyse" else ["--ply", "1"]
+    assert_user_error(run(command, path, *extra), field)
+
+
+def test_a_pretty_printed_record_nested_deeply_is_one_line(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text("{\n" + '"a":' + "[" * 100_000 + "\n}")
+    assert_user_error(run("replay", path), str(path), "nested more than 32 deep")
+
+
+# --- options ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["analyse", "train"])
+@pytest.mark.parametrize("seed", ["1_0", "-1", str(2 ** 63), "٣", "1e3"])
+def test_a_seed_outside_0_to_2_63_or_not_ascii_is_refused(command, seed, tmp_path):
+    args = [BLUNDER, "--iterations", "1"] if command == "analyse" else \
+        ["--games", "0", "--data", BLUNDER, "-o", tmp_path / "w.npz"]
+    assert_user_error(run(command, *args, "--seed", seed), "--seed")
+    assert not (tmp_path / "w.npz").exists()
+
+
+@pytest.mark.parametrize("option,value", [("--iterations", L.MAX_ITERATIONS + 1),
+                                          ("--iterations", "1_0"),
+                                          ("--jobs", L.MAX_JOBS + 1), ("--jobs", 256),
+                                          ("--time", "1e308"), ("--time", "nan")])
+def test_analyse_budgets_have_the_bounds_of_limits(option, value):
+    assert_user_error(run("analyse", BLUNDER, option, value), option)
+
+
+@pytest.mark.parametrize("option,value", [("--jobs", L.MAX_JOBS + 1), ("--games", "1_0"),
+                                          ("--every", "1_0"), ("--holdout", "nan"),
+                                          ("--holdout", "1e400"), ("--players", "٣")])
+def test_train_options_have_the_bounds_of_limits(option, value, tmp_path):
+    assert_user_error(run("train", "--data", BLUNDER, "--games", "0", option, value,
+                          "-o", tmp_path / "w.npz"), option)
+    assert not (tmp_path / "w.npz").exists()
+
+
+@pytest.mark.parametrize("sprt", ["-1e308,1e308", "-1e400,5", "0,1e999", "nan,5", "0,5,6",
+                                  "1_0,20", f"0,{L.MAX_SPRT_ELO + 1:g}"])
+def test_sprt_elos_are_bounded(sprt, tmp_path):
+    assert_user_error(run("tournament", "--agent", "a=random", "--agent", "b=random",
+                          "--sprt", sprt, "--out", tmp_path / "t.jsonl"), "--sprt")
+    assert not (tmp_path / "t.jsonl").exists()
