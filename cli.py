@@ -268,9 +268,9 @@ def _write_svg(path, text):
               help="Also draw the position as an SVG picture in FILE.")
 def show(position, viewer, svg_file):
     """Print the board and a summary of POSITION."""
+    p = _load_position(position)
     from tne_ai.render import summary, svg
 
-    p = _load_position(position)
     if viewer is not None and not 0 <= viewer < p.players:
         raise CliError(f"--as {viewer}: players are numbered 0 to {p.players - 1}")
     known_hands = [p.hand(i) is not None for i in range(p.players)]

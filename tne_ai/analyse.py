@@ -299,10 +299,9 @@ def review(record, iterations=None, seconds=None, jobs=1, seed=0, progress=None)
             if progress:
                 progress(i + 1, len(tasks))
         return rows
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    from concurrent.futures import as_completed
+    from .tournament import worker_pool
+    with worker_pool(min(jobs, len(tasks))) as pool:
         futures = {pool.submit(review_move, t): i for i, t in enumerate(tasks)}
         for done, future in enumerate(as_completed(futures), 1):
             rows[futures[future]] = future.result()

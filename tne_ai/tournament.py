@@ -424,6 +424,18 @@ def _worker_init(parent=None):
         _die_with(parent)
 
 
+def worker_pool(jobs):
+    """A ProcessPoolExecutor of at most ``jobs`` spawned workers that leave Ctrl-C to the
+    parent and die with it, even when it is killed by SIGKILL (``_die_with``); workers start
+    as work is submitted, so a pool never runs more processes than it has tasks.  Every
+    command with ``--jobs`` (tournament, train, analyse) runs its workers here."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+
+
 class _InProcess:
     window = 1
 
@@ -452,13 +464,7 @@ class _ProcessPool:
     ``if __name__ == "__main__":`` guard."""
 
     def __init__(self, jobs):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        self.executor = ProcessPoolExecutor(max_workers=jobs,
-                                            mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_worker_init,
-                                            initargs=(os.getpid(),))
+        self.executor = worker_pool(jobs)
         self.pending = {}
         self.window = 2 * jobs
 
