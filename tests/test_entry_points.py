@@ -184,3 +184,31 @@ def test_sprt_elos_are_bounded(sprt, tmp_path):
     assert_user_error(run("tournament", "--agent", "a=random", "--agent", "b=random",
                           "--sprt", sprt, "--out", tmp_path / "t.jsonl"), "--sprt")
     assert not (tmp_path / "t.jsonl").exists()
+
+
+# --- weights files ------------------------------------------------------------------------------
+
+def _weights_files(tmp_path):
+    import numpy as np
+    plain = tmp_path / "plain.npy"
+    np.save(plain, np.zeros(3))
+    zero_d = tmp_path / "zero_d.npz"
+    np.savez(zero_d, weights=np.zeros(3), features=np.array("x"), prior=np.zeros(2),
+             kinds=np.array(["a", "b"]))
+    strings = tmp_path / "strings.npz"
+    np.savez(strings, weights=np.array(["a"]), features=np.array(["x"]), prior=np.zeros(2),
+             kinds=np.array(["a", "b"]))
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 not a zip")
+    return {"plain .npy": (plain, "a single array"), "0-d features": (zero_d, "0-d"),
+            "string weights": (strings, "numbers"), "broken zip": (broken, "not a weights")}
+
+
+@pytest.mark.parametrize("kind", ["plain .npy", "0-d features", "string weights", "broken zip"])
+def test_a_weights_file_that_is_not_one_is_one_line(kind, tmp_path):
+    path, words = _weights_files(tmp_path)[kind]
+    assert_user_error(run("play", "--ai", f"mcts:weights={path}", "--out", tmp_path / "g.json",
+                          input="quit\n"), str(path), words)
+    assert_user_error(run("tournament", "--agent", f"a=mcts:weights={path}", "--agent",
+                          "b=random", "--out", tmp_path / "t.jsonl"), str(path), words)
+    assert not (tmp_path / "g.json").exists() and not (tmp_path / "t.jsonl").exists()
