@@ -96,6 +96,28 @@ class _Share(click.ParamType):
 SEED = _Int(0, L.MAX_SEED)
 
 
+class _File(click.ParamType):
+    """A file option checked when the command line is parsed, before any work (tne_ai.io.
+    paths): ``out`` a file that can be written, else an existing file that can be read."""
+
+    name = "file"
+
+    def __init__(self, out):
+        self.out = out
+
+    def convert(self, value, param, ctx):
+        from tne_ai.errors import InputError
+        from tne_ai.io import check_input_file, check_output_file
+        what = max(param.opts, key=len) if param is not None and param.opts else "FILE"
+        try:
+            return (check_output_file if self.out else check_input_file)(value, what)
+        except InputError as e:
+            raise CliError(str(e)) from None
+
+
+OUT_FILE, IN_FILE = _File(out=True), _File(out=False)
+
+
 def _usage_error_line(e):
     """One line for an error click caught while parsing the command line."""
     if isinstance(e, click.BadParameter) and e.param is not None \
@@ -264,7 +286,7 @@ def _write_svg(path, text):
 @click.argument("position")
 @click.option("--as", "viewer", type=_Int(0, 3), default=None, metavar="PLAYER",
               help="Show the position as PLAYER sees it: other players' hands hidden.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--svg", "svg_file", type=OUT_FILE, default=None, metavar="FILE",
               help="Also draw the position as an SVG picture in FILE.")
 def show(position, viewer, svg_file):
     """Print the board and a summary of POSITION."""
@@ -302,7 +324,7 @@ def legal(position, moves, seed):
 @click.argument("moves", nargs=-1, required=True, metavar="MOVE...")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("-o", "--output", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the resulting position to FILE instead of stdout.")
 def apply(position, moves, seed, output):
     """Play MOVEs and print the resulting position."""
@@ -328,7 +350,7 @@ def apply(position, moves, seed, output):
               help="Root-parallel search trees.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--svg", "svg_file", type=OUT_FILE, default=None, metavar="FILE",
               help="Also draw the position in FILE (SVG) with the move and the next best "
                    "three marked, with their shares of the search visits.")
 def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
@@ -396,9 +418,9 @@ def _saved_bench(path):
 @main.command()
 @click.option("--quick", is_flag=True, help="Fewer and shorter runs (under a minute); no cold compile.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--save", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the figures, machine, versions and commit to FILE (JSON).")
-@click.option("--compare", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--compare", type=IN_FILE, default=None, metavar="FILE",
               help="Show each figure's ratio to a run saved with --save.")
 def bench(quick, as_json, save, compare):
     """Benchmark the engine and the search on this machine."""
@@ -429,10 +451,10 @@ def bench(quick, as_json, save, compare):
               help="Your seat (player number; player 0 moves first).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bag shuffle and of the AI.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--out", type=OUT_FILE, default=None, metavar="FILE",
               help="Where the game record goes (default: tne-game.json, or the next free "
                    "tne-game-N.json).")
-@click.option("--resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--resume", type=IN_FILE, default=None, metavar="FILE",
               help="Continue the game saved in FILE (its players, seat, seed and AI); it is "
                    "saved back there unless --out says otherwise.")
 def play(players, ai_spec, seat, seed, out, resume):
@@ -597,7 +619,7 @@ def _tournament_text(result):
               help='local processes, or a Ray cluster (pip install "tne-ai[ray]").')
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="The Ray cluster to join (default: start a local Ray with --jobs CPUs).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+@click.option("--out", type=OUT_FILE, default=None, metavar="FILE.jsonl",
               help="Append one tne-game/1 record per game (a JSON line) as each game ends.")
 @click.option("--resume", is_flag=True,
               help="Continue --out: play only the games not yet in it.")
@@ -710,10 +732,10 @@ def _analyse_text(record, rows, budget):
 @click.option("--jobs", type=_Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Positions searched in parallel (processes).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the searches.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("-o", "--output", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the record with the review in meta.analysis (one JSON line; "
                    "tne replay shows it).")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_file", type=OUT_FILE, default=None,
               metavar="FILE", help="Draw each player's win chance across the game with the "
                                    "mistakes marked (.png or .svg; needs matplotlib).")
 def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_file):
@@ -773,9 +795,9 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
               help="Players in the self-play games.")
 @click.option("--agent", "agent_spec", default="mcts:iterations=1000", show_default=True,
               metavar="SPEC", help="The agent that plays itself.")
-@click.option("--data", "data_files", multiple=True, type=click.Path(dir_okay=False),
+@click.option("--data", "data_files", multiple=True, type=IN_FILE,
               metavar="FILE.jsonl", help="Records of earlier games to learn from too (repeatable).")
-@click.option("--records", "records_out", type=click.Path(dir_okay=False), default=None,
+@click.option("--records", "records_out", type=OUT_FILE, default=None,
               metavar="FILE.jsonl", help="Write the self-play records here (with --resume: continue it).")
 @click.option("--resume", is_flag=True, help="Continue the --records file of an interrupted run.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
@@ -789,7 +811,7 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
               show_default=True, help="Share of the games held out to score the fit.")
 @click.option("--every", type=_Int(1, L.MAX_EVERY), default=1, show_default=True,
               help="Keep every k-th position of a game.")
-@click.option("-o", "--out", "weights_out", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--out", "weights_out", type=OUT_FILE, required=True,
               metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
 def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
           ray_address, holdout, every, weights_out):

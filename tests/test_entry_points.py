@@ -212,3 +212,60 @@ def test_a_weights_file_that_is_not_one_is_one_line(kind, tmp_path):
     assert_user_error(run("tournament", "--agent", f"a=mcts:weights={path}", "--agent",
                           "b=random", "--out", tmp_path / "t.jsonl"), str(path), words)
     assert not (tmp_path / "g.json").exists() and not (tmp_path / "t.jsonl").exists()
+
+
+# --- paths: checked before any work -------------------------------------------------------------
+
+START = ROOT / "examples" / "start.json"
+# each command would work for hours before writing its file: a refusal that comes at all
+# within the subprocess timeout came before the work
+LONG = {
+    "--svg": ["bestmove", START, "--iterations", L.MAX_ITERATIONS, "--svg"],
+    "--output": ["analyse", BLUNDER, "--iterations", L.MAX_ITERATIONS, "-o"],
+    "--plot": ["analyse", BLUNDER, "--iterations", L.MAX_ITERATIONS, "--plot"],
+    "--records": ["train", "--games", "1000", "--agent", "mcts:iterations=1000000", "-o",
+                  "{tmp}/w.npz", "--records"],
+    "--out": ["train", "--games", "1000", "--agent", "mcts:iterations=1000000", "-o"],
+    "--save": ["bench", "--save"],
+}
+BAD_PATHS = {
+    "a directory": ("{tmp}", "is a directory"),
+    "a missing directory": ("{tmp}/no/such/f.svg", "no such directory"),
+    "a name part over 255 bytes": ("{tmp}/" + "x" * 300 + ".svg", "at most 255"),
+    "an empty name": ("", "the file name is empty"),
+    "under /proc": ("/proc/tne-test/f.svg", "cannot write"),
+}
+
+
+@pytest.mark.parametrize("option", list(LONG))
+@pytest.mark.parametrize("bad", list(BAD_PATHS))
+def test_a_bad_output_path_is_refused_before_any_work(option, bad, tmp_path):
+    path, words = BAD_PATHS[bad]
+    path = path.replace("{tmp}", str(tmp_path))
+    if option == "--plot" and path:
+        path = path if path.endswith(".svg") or bad == "a directory" else path + ".svg"
+    args = [str(a).replace("{tmp}", str(tmp_path)) for a in LONG[option]] + [path]
+    out = subprocess.run(CLI + args, capture_output=True, text=True, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    lines = out.stderr.splitlines()
+    assert out.returncode == 2 and len(lines) == 1, out.stderr[-2000:]
+    assert lines[0].startswith(f"tne: error: {option}") and words in lines[0], lines
+    assert out.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args,option", [
+    (["train", "--games", "0", "-o", "{tmp}/w.npz", "--data"], "--data"),
+    (["bench", "--compare"], "--compare"),
+    (["play", "--resume"], "--resume"),
+])
+@pytest.mark.parametrize("bad", ["missing", "directory"])
+def test_a_bad_input_path_is_refused_naming_the_option(args, option, bad, tmp_path):
+    path = tmp_path / "none.json" if bad == "missing" else tmp_path
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args] + [path]
+    out = subprocess.run(CLI + args, capture_output=True, text=True, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    lines = out.stderr.splitlines()
+    assert out.returncode == 2 and len(lines) == 1, out.stderr[-2000:]
+    assert lines[0].startswith(f"tne: error: {option}"), lines
+    assert ("cannot read" if bad == "missing" else "is a directory") in lines[0]
