@@ -269,3 +269,27 @@ def test_a_bad_input_path_is_refused_naming_the_option(args, option, bad, tmp_pa
     assert out.returncode == 2 and len(lines) == 1, out.stderr[-2000:]
     assert lines[0].startswith(f"tne: error: {option}"), lines
     assert ("cannot read" if bad == "missing" else "is a directory") in lines[0]
+
+
+# --- squares are ASCII; engine spec numbers are bounded ------------------------------------------
+
+@pytest.mark.parametrize("square", ["ı7", "İ7", "K１", "\u2003F4", "ｆ4"])
+def test_a_square_that_is_not_ascii_is_refused(square, tmp_path):
+    from tne_ai.errors import PositionError
+    from tne_ai.position import Position
+    doc = json.loads(START.read_text())
+    doc["treasures"] = [square if s == "I7" else s for s in doc["treasures"]]
+    with pytest.raises(PositionError, match=r"^treasures"):
+        Position.from_json(doc)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert_user_error(run("show", path), "treasures")
+
+
+@pytest.mark.parametrize("option", ["seed=-1", f"seed={2 ** 63}", "iterations=1_0",
+                                    f"iterations={L.MAX_ITERATIONS + 1}", "threads=65",
+                                    "time=inf", "timeout=nan", "startup=1e999", "time=²"])
+def test_engine_spec_numbers_are_bounded_ascii(option):
+    from tne_ai.agents import AgentSpecError, make_agent
+    with pytest.raises(AgentSpecError, match=option.partition("=")[0]):
+        make_agent(f"engine[{option}]:python3 engine.py")

@@ -64,9 +64,9 @@ def _decode(line, table, side):
     if len(text) > MAX_LINE:
         raise ProtocolError(f"the line is longer than {MAX_LINE} bytes")
     try:
-        msg = read_json(text, "the line", max_bytes=MAX_LINE)
-    except TneError as e:
-        raise ProtocolError(" ".join(str(e).split())) from None
+        msg = read_json(text, "line", max_bytes=MAX_LINE)
+    except TneError as e:  # the message names the line already: drop the reader's "line: "
+        raise ProtocolError(" ".join(str(e).split()).removeprefix("line: ")) from None
     if not isinstance(msg, dict):
         raise ProtocolError(f"a message is a JSON object, not {type(msg).__name__}")
     kind = msg.get("type")
