@@ -293,3 +293,23 @@ def test_engine_spec_numbers_are_bounded_ascii(option):
     from tne_ai.agents import AgentSpecError, make_agent
     with pytest.raises(AgentSpecError, match=option.partition("=")[0]):
         make_agent(f"engine[{option}]:python3 engine.py")
+
+
+# --- what the engine writes loads again ----------------------------------------------------------
+
+@pytest.mark.parametrize("before,after", [(L.MAX_SCORE, L.MAX_SCORE),
+                                          (L.MAX_SCORE - 1, L.MAX_SCORE),
+                                          (L.MAX_SCORE - 2, L.MAX_SCORE - 1)])
+def test_a_score_at_the_bound_stays_there_and_the_successor_loads(before, after, tmp_path):
+    """start.json: player 0 sets his red leader on F4 next to the temple F3, then a red tile
+    on G3 joins that kingdom: 1 red point for him (SPEC section 3, tile placement).  From a
+    red score at the loader's bound the point is not counted past it (limits.MAX_SCORE)."""
+    doc = json.loads(START.read_text())
+    doc["scores"][0]["red"] = before
+    src = tmp_path / "p.json"
+    src.write_text(json.dumps(doc))
+    out = tmp_path / "o.json"
+    made = run("apply", src, "leader red F4", "tile red G3", "-o", out)
+    assert made.exit_code == 0, made.output
+    assert json.loads(out.read_text())["scores"][0]["red"] == after
+    assert run("legal", out).exit_code == 0
