@@ -9,7 +9,13 @@ MAX_SEED = 2 ** 63 - 1          # seeds: 0 .. 2^63-1 (numpy's generators and our
 MAX_ITERATIONS = 10_000_000     # search iterations per move (the tree counts visits in int32)
 MAX_SECONDS = 3600.0            # seconds of search per move
 MAX_THREADS = 64                # root-parallel search trees per move
-MAX_JOBS = 64                   # tournament games in parallel (each worker holds ~150 MB)
+# Worker processes of a --jobs command (tournament, train, analyse).  Memory ceiling: a worker
+# holds about 165 MB (tne tournament --jobs 64 with greedy agents peaked at 10.5 GB in 66
+# processes) plus its search trees, 33 bytes a node: at most the iteration budget
+# (MAX_ITERATIONS: 330 MB), or for a time budget 200,000 nodes a second up to 4M per thread.
+# At 32 jobs of the largest iteration budget that is 32 x (165 + 330) MB, about 16 GB: within
+# a 24 GiB machine (README, "Limits").  Workers start as work arrives: never more than tasks.
+MAX_JOBS = 32
 MAX_DEALS = 100_000             # tournament deals per table (--games)
 MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations
 MAX_PLIES = 50_000              # moves (actions and decisions) in a game record / --max-moves
