@@ -146,7 +146,10 @@ class EngineServer:
         self._idle("setoption")
         option = self.by_name.get(msg["name"])
         if option is None:
-            raise ProtocolError(f"unknown option '{msg['name']}' (options: "
+            import json
+            from .limits import clip
+            name = clip(json.dumps(msg["name"])[1:-1], 60)   # a hostile name: short, one line
+            raise ProtocolError(f"unknown option '{name}' (options: "
                                 f"{', '.join(self.by_name)})")
         self.options[option.name] = option.check(msg["value"])
 

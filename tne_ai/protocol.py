@@ -73,7 +73,7 @@ def _decode(line, table, side):
     if not isinstance(kind, str):
         raise ProtocolError("the message has no \"type\" string")
     if kind not in table:
-        raise ProtocolError(f"unknown message type '{clip(kind, 60)}' (known to the {side}: "
+        raise ProtocolError(f"unknown message type '{clip(json.dumps(kind)[1:-1], 60)}' (known to the {side}: "
                             f"{', '.join(table)})")
     required, optional = table[kind]
     for key in required:
@@ -81,7 +81,7 @@ def _decode(line, table, side):
             raise ProtocolError(f"{kind}: missing \"{key}\"")
     for key in msg:
         if key != "type" and key not in required and key not in optional:
-            raise ProtocolError(f"{kind}: unknown key \"{clip(key, 60)}\"")
+            raise ProtocolError(f"{kind}: unknown key {clip(json.dumps(key), 60)}")
     return msg
 
 
