@@ -486,6 +486,11 @@ class _PipeLines:
         click.echo(prompt, nl=False)
         sys.stdout.flush()
         while b"\n" not in self.buffer and not self.ended:
+            if len(self.buffer) > L.MAX_COMMAND_BYTES:   # an endless line (/dev/zero)
+                self.buffer, self.ended = b"", True
+                click.echo(f"tne: note: stdin: a line longer than "
+                           f"{L.MAX_COMMAND_BYTES} bytes; the input ends there", err=True)
+                break
             ready, _, _ = select.select([self.fd], [], [], 0.1)
             if ready:
                 chunk = os.read(self.fd, 65536)

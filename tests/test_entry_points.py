@@ -39,7 +39,8 @@ _MEASURE = """
 import json, resource, subprocess, sys
 def cap():
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-p = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+stdin = open(sys.argv[1], "rb") if sys.argv[1] != "-" else subprocess.DEVNULL
+p = subprocess.run(sys.argv[2:], stdin=stdin, capture_output=True, text=True,
                    timeout=120, preexec_fn=cap)
 u = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"rc": p.returncode, "stderr": p.stderr, "stdout": p.stdout,
@@ -47,8 +48,8 @@ print(json.dumps({"rc": p.returncode, "stderr": p.stderr, "stdout": p.stdout,
 """
 
 
-def measured(*args):
-    out = subprocess.run([sys.executable, "-c", _MEASURE, *CLI, *map(str, args)],
+def measured(*args, stdin="-"):
+    out = subprocess.run([sys.executable, "-c", _MEASURE, stdin, *CLI, *map(str, args)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
@@ -80,6 +81,18 @@ def test_an_endless_input_is_refused_at_once_in_little_memory(args, tmp_path):
     assert got["cpu"] < 2.0, got               # CPU seconds: holds under load
     assert got["rss_kib"] < 200 * 1024, got
     assert not (tmp_path / "w.npz").exists()
+
+
+def test_play_on_an_endless_stdin_stops_and_saves_in_little_memory(tmp_path):
+    """A piped stdin line over limits.MAX_COMMAND_BYTES ends the input: the game stops as at
+    the end of input and is saved."""
+    out = tmp_path / "g.json"
+    got = measured("play", "--ai", "random", "--out", out, stdin="/dev/zero")
+    assert got["rc"] == 0, got
+    assert "stopped (end of input) after 0 moves" in got["stdout"]
+    assert f"a line longer than {L.MAX_COMMAND_BYTES} bytes" in got["stderr"]
+    assert json.loads(out.read_text())["moves"] == []
+    assert got["rss_kib"] < 200 * 1024, got
 
 
 def test_a_huge_position_on_stdin_is_refused():

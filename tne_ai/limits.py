@@ -37,6 +37,7 @@ MAX_INPUT_BYTES = MAX_JSON_BYTES  # bytes read from one file or stdin given to a
 # A records file (JSON lines, as `tne tournament --out` writes; also .gz) is read a line at
 # a time: each line at most MAX_JSON_BYTES, the whole file (decompressed) at most this.
 MAX_RECORDS_BYTES = 4 << 30     # 4 GiB
+MAX_COMMAND_BYTES = 1 << 16     # one line typed to tne play on a piped stdin (64 KiB)
 MAX_PATH_BYTES = 4096           # bytes of a file name a user gives (Linux PATH_MAX, with its NUL)
 MAX_NAME_BYTES = 255            # bytes of one part of it (Linux NAME_MAX)
 MAX_ECHO = 200                  # characters of a bad value repeated in an error message
