@@ -8,9 +8,7 @@ tne_ai/limits.py (README, "Limits").
 """
 import contextlib
 import json
-import math
 import os
-import re
 import sys
 
 import click
@@ -45,13 +43,12 @@ class _Int(click.ParamType):
         self.lo, self.hi = lo, hi
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            text = str(value).strip()
-            if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):
-                self.fail(f"{L.clip(text, 40)!r} is not an integer", param, ctx)
-            number = int(text)
+        from tne_ai.errors import InputError
+        from tne_ai.io import parse_int
+        try:
+            number = parse_int(value, "value")
+        except InputError:
+            self.fail(f"{L.clip(str(value).strip(), 40)!r} is not an integer", param, ctx)
         if not self.lo <= number <= self.hi:
             self.fail(f"{number if abs(number) < 10 ** 24 else L.clip(str(number), 24)} is not "
                       f"in the range {self.lo}..{self.hi}", param, ctx)
@@ -67,21 +64,58 @@ class _Seconds(click.ParamType):
     name = "seconds"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, float):
-            number = value
-        else:
-            text = str(value).strip()
-            if not re.fullmatch(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})"
-                                r"([eE][+-]?[0-9]{1,3})?", text):
-                self.fail(f"{L.clip(text, 40)!r} is not a number of seconds", param, ctx)
-            number = float(text)
-        if not (math.isfinite(number) and 0 < number <= L.MAX_SECONDS):
+        from tne_ai.errors import InputError
+        from tne_ai.io import parse_float
+        try:
+            number = parse_float(value, "value")
+        except InputError:
+            self.fail(f"{L.clip(str(value).strip(), 40)!r} is not a number of seconds", param, ctx)
+        if not 0 < number <= L.MAX_SECONDS:
             self.fail(f"{L.clip(str(value), 40)} is not in the range 0 < x <= "
                       f"{L.MAX_SECONDS:g}", param, ctx)
         return number
 
 
+class _Share(click.ParamType):
+    """A finite number 0 < x < 1 (a share), in ASCII decimal."""
+
+    name = "share"
+
+    def convert(self, value, param, ctx):
+        from tne_ai.errors import InputError
+        from tne_ai.io import parse_float
+        try:
+            number = parse_float(value, "value")
+        except InputError:
+            self.fail(f"{L.clip(str(value).strip(), 40)!r} is not a number", param, ctx)
+        if not 0 < number < 1:
+            self.fail(f"{L.clip(str(value), 40)} is not in the range 0 < x < 1", param, ctx)
+        return number
+
+
 SEED = _Int(0, L.MAX_SEED)
+
+
+class _File(click.ParamType):
+    """A file option checked when the command line is parsed, before any work (tne_ai.io.
+    paths): ``out`` a file that can be written, else an existing file that can be read."""
+
+    name = "file"
+
+    def __init__(self, out):
+        self.out = out
+
+    def convert(self, value, param, ctx):
+        from tne_ai.errors import InputError
+        from tne_ai.io import check_input_file, check_output_file
+        what = max(param.opts, key=len) if param is not None and param.opts else "FILE"
+        try:
+            return (check_output_file if self.out else check_input_file)(value, what)
+        except InputError as e:
+            raise CliError(str(e)) from None
+
+
+OUT_FILE, IN_FILE = _File(out=True), _File(out=False)
 
 
 def _usage_error_line(e):
@@ -133,17 +167,16 @@ def _reported(what=None):
         raise CliError(f"{what}: {message}" if what else message) from None
 
 
-def _read_text(path, name):
-    """The UTF-8 text of file ``path`` (``-``: stdin)."""
+def _read_text(path, name, max_bytes=L.MAX_INPUT_BYTES):
+    """The UTF-8 text of file ``path`` (``-``: stdin), at most ``max_bytes`` (README,
+    "Limits"): read through tne_ai.io.read_input, so an endless input is refused at once."""
+    from tne_ai.errors import TneError
+    from tne_ai.io import read_input
+
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
-                sys.stdin.read().encode("utf-8", "surrogateescape")
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except OSError as e:
-        raise CliError(f"{name}: cannot read: {e.strerror or _one_line(e)}") from None
+        data = read_input(path, name, max_bytes=max_bytes)
+    except TneError as e:
+        raise CliError(str(e)) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -152,11 +185,11 @@ def _read_text(path, name):
 
 def _load_position(path, seed=0):
     """The Position in file ``path`` (``-`` = stdin); draws of a counted bag use ``seed``."""
+    name = "stdin" if path == "-" else (path or "POSITION ''")
+    text = _read_text(path, name)
     from tne_ai.formats import parse_json
     from tne_ai.position import Position
 
-    name = "stdin" if path == "-" else path
-    text = _read_text(path, name)
     with _reported():
         data = parse_json(text, name)
     with _reported(name):
@@ -286,13 +319,13 @@ def _write_svg(path, text):
 @click.argument("position")
 @click.option("--as", "viewer", type=_Int(0, 3), default=None, metavar="PLAYER",
               help="Show the position as PLAYER sees it: other players' hands hidden.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--svg", "svg_file", type=OUT_FILE, default=None, metavar="FILE",
               help="Also draw the position as an SVG picture in FILE.")
 def show(position, viewer, svg_file):
     """Print the board and a summary of POSITION."""
+    p = _load_position(position)
     from tne_ai.render import summary, svg
 
-    p = _load_position(position)
     if viewer is not None and not 0 <= viewer < p.players:
         raise CliError(f"--as {viewer}: players are numbered 0 to {p.players - 1}")
     known_hands = [p.hand(i) is not None for i in range(p.players)]
@@ -324,7 +357,7 @@ def legal(position, moves, seed):
 @click.argument("moves", nargs=-1, required=True, metavar="MOVE...")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the draws when the bag is given as counts.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("-o", "--output", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the resulting position to FILE instead of stdout.")
 def apply(position, moves, seed, output):
     """Play MOVEs and print the resulting position."""
@@ -350,7 +383,7 @@ def apply(position, moves, seed, output):
               help="Root-parallel search trees.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--svg", "svg_file", type=OUT_FILE, default=None, metavar="FILE",
               help="Also draw the position in FILE (SVG) with the move and the next best "
                    "three marked, with their shares of the search visits.")
 def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
@@ -408,19 +441,38 @@ def engine():
     serve()
 
 
+def _saved_bench(path):
+    """A run saved by `tne bench --save` (read through tne_ai.io, at most
+    limits.MAX_INPUT_BYTES): ``figures`` an object of {"median": number} objects."""
+    from tne_ai.io import read_json
+
+    with _reported("--compare"):
+        data = read_json(_read_text(path, path), path)
+    figures = data.get("figures") if isinstance(data, dict) else None
+    if not isinstance(figures, dict):
+        raise CliError(f"--compare {L.clip(path, 60)}: not a saved tne bench run (no "
+                       f"'figures' object)")
+    for name, f in figures.items():
+        median = f.get("median") if isinstance(f, dict) else None
+        if isinstance(median, bool) or not isinstance(median, (int, float)):
+            raise CliError(f"--compare {L.clip(path, 60)}: figures.{L.clip(name, 40)}: "
+                           f"expected an object with a number 'median'")
+    return data
+
+
 @main.command()
 @click.option("--quick", is_flag=True, help="Fewer and shorter runs (under a minute); no cold compile.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--save", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the figures, machine, versions and commit to FILE (JSON).")
-@click.option("--compare", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--compare", type=IN_FILE, default=None, metavar="FILE",
               help="Show each figure's ratio to a run saved with --save.")
 @click.option("--signature", "signature_only", is_flag=True,
               help="Only search the fixed signature positions and print the signature (one "
                    "number; the same before and after a non-functional change).")
 def bench(quick, as_json, save, compare, signature_only):
     """Benchmark the engine and the search on this machine."""
-    from tne_ai.bench import format_table, load_saved, run_all
+    from tne_ai.bench import format_table, run_all
 
     if signature_only:
         import time
@@ -435,12 +487,7 @@ def bench(quick, as_json, save, compare, signature_only):
 
     old = None
     if compare is not None:
-        try:
-            old = load_saved(compare)
-        except OSError as e:
-            raise CliError(f"{compare}: cannot read: {e.strerror or _one_line(e)}") from None
-        except (ValueError, RecursionError) as e:
-            raise CliError(f"{compare}: {_one_line(e)}") from None
+        old = _saved_bench(compare)
     result = run_all(quick=quick, progress=lambda text: click.echo(f"bench: {text}", err=True))
     if save is not None:
         try:
@@ -463,10 +510,10 @@ def bench(quick, as_json, save, compare, signature_only):
               help="Your seat (player number; player 0 moves first).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bag shuffle and of the AI.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--out", type=OUT_FILE, default=None, metavar="FILE",
               help="Where the game record goes (default: tne-game.json, or the next free "
                    "tne-game-N.json).")
-@click.option("--resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--resume", type=IN_FILE, default=None, metavar="FILE",
               help="Continue the game saved in FILE (its players, seat, seed and AI); it is "
                    "saved back there unless --out says otherwise.")
 def play(players, ai_spec, seat, seed, out, resume):
@@ -498,6 +545,11 @@ class _PipeLines:
         click.echo(prompt, nl=False)
         sys.stdout.flush()
         while b"\n" not in self.buffer and not self.ended:
+            if len(self.buffer) > L.MAX_COMMAND_BYTES:   # an endless line (/dev/zero)
+                self.buffer, self.ended = b"", True
+                click.echo(f"tne: note: stdin: a line longer than "
+                           f"{L.MAX_COMMAND_BYTES} bytes; the input ends there", err=True)
+                break
             ready, _, _ = select.select([self.fd], [], [], 0.1)
             if ready:
                 chunk = os.read(self.fd, 65536)
@@ -637,7 +689,7 @@ def _tournament_text(result):
               help='local processes, or a Ray cluster (pip install "tne-ai[ray]").')
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="The Ray cluster to join (default: start a local Ray with --jobs CPUs).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+@click.option("--out", type=OUT_FILE, default=None, metavar="FILE.jsonl",
               help="Append one tne-game/1 record per game (a JSON line) as each game ends.")
 @click.option("--resume", is_flag=True,
               help="Continue --out: play only the games not yet in it.")
@@ -662,13 +714,17 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
     tables = [tuple(x.strip() for x in item.split(",")) for item in table_items] or None
     sprt_elos = None
     if sprt is not None:
+        from tne_ai.errors import InputError
+        from tne_ai.io import parse_float
         parts = sprt.split(",")
+        if len(parts) != 2:
+            raise CliError(f"--sprt '{L.clip(sprt, 60)}': expected two Elo values ELO0,ELO1, "
+                           f"e.g. 0,5")
         try:
-            sprt_elos = tuple(float(x) for x in parts)
-        except ValueError:
-            sprt_elos = None
-        if sprt_elos is None or len(sprt_elos) != 2:
-            raise CliError(f"--sprt '{sprt}': expected two Elo values ELO0,ELO1, e.g. 0,5")
+            sprt_elos = tuple(parse_float(x, "--sprt", -L.MAX_SPRT_ELO, L.MAX_SPRT_ELO)
+                              for x in parts)
+        except InputError as e:
+            raise CliError(str(e)) from None
     bar = None
     count = [0]
 
@@ -744,17 +800,17 @@ def _analyse_text(record, rows, budget):
 @click.argument("record_file", metavar="RECORD")
 @click.option("--game", "game", default=None, metavar="ID",
               help="The game id (meta.game_id). Default: the first record.")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, max=3600, min_open=True),
-              default=None, help="Seconds of search per move.")
-@click.option("--iterations", type=click.IntRange(1, 100_000_000), default=None,
+@click.option("--time", "seconds", type=_Seconds(), default=None,
+              help="Seconds of search per move.")
+@click.option("--iterations", type=_Int(1, L.MAX_ITERATIONS), default=None,
               help="Search iterations per move (default 10000 when --time is not given).")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--jobs", type=_Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Positions searched in parallel (processes).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the searches.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the searches.")
+@click.option("-o", "--output", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the record with the review in meta.analysis (one JSON line; "
                    "tne replay shows it).")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_file", type=OUT_FILE, default=None,
               metavar="FILE", help="Draw each player's win chance across the game with the "
                                    "mistakes marked (.png or .svg; needs matplotlib).")
 def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_file):
@@ -811,29 +867,29 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
 
 
 @main.command()
-@click.option("--games", type=click.IntRange(0, 100_000), default=20, show_default=True,
+@click.option("--games", type=_Int(0, L.MAX_TRAIN_GAMES), default=20, show_default=True,
               help="Self-play deals to play (each in every seat rotation); 0 trains on --data alone.")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+@click.option("--players", type=_Int(2, 4), default=2, show_default=True,
               help="Players in the self-play games.")
 @click.option("--agent", "agent_spec", default="mcts:iterations=1000", show_default=True,
               metavar="SPEC", help="The agent that plays itself.")
-@click.option("--data", "data_files", multiple=True, type=click.Path(dir_okay=False),
+@click.option("--data", "data_files", multiple=True, type=IN_FILE,
               metavar="FILE.jsonl", help="Records of earlier games to learn from too (repeatable).")
-@click.option("--records", "records_out", type=click.Path(dir_okay=False), default=None,
+@click.option("--records", "records_out", type=OUT_FILE, default=None,
               metavar="FILE.jsonl", help="Write the self-play records here (with --resume: continue it).")
 @click.option("--resume", is_flag=True, help="Continue the --records file of an interrupted run.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the games and of the held-out split.")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--jobs", type=_Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Games played at once.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where games run: local processes or a Ray cluster.")
 @click.option("--ray-address", default=None, metavar="ADDR", help="Ray cluster to join (ray backend).")
-@click.option("--holdout", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.2,
+@click.option("--holdout", type=_Share(), default=0.2,
               show_default=True, help="Share of the games held out to score the fit.")
-@click.option("--every", type=click.IntRange(1, 1000), default=1, show_default=True,
+@click.option("--every", type=_Int(1, L.MAX_EVERY), default=1, show_default=True,
               help="Keep every k-th position of a game.")
-@click.option("-o", "--out", "weights_out", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--out", "weights_out", type=OUT_FILE, required=True,
               metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
 def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
           ray_address, holdout, every, weights_out):
@@ -854,7 +910,8 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     with _reported():
         make_agent(agent_spec)
         for path in data_files:
-            records.extend(r for _, r in read_records(path))
+            with _reported("--data"):
+                records.extend(r for _, r in read_records(path))
         from_data = len(records)
         if games:
             # every deal is played in each of the players' seat rotations

@@ -120,7 +120,7 @@ def test_review_arguments():
     record = find_record(RECORD)
     with pytest.raises(AnalyseError, match="either an iteration budget or a time budget"):
         review(record)
-    with pytest.raises(AnalyseError, match="jobs 0"):
+    with pytest.raises(AnalyseError, match=r"jobs: 0 is out of range \(1 to 32\)"):
         review(record, iterations=10, jobs=0)
 
 

@@ -1,5 +1,6 @@
 """Property-based fuzzing of everything a user can hand to tne_ai: position files, move
-strings, CLI options.
+strings, game records and records files, engine protocol lines, every CLI command and option,
+and the successors of every accepted position.
 
 The contract (README, "Errors"; DESIGN.md, conventions): every input is either accepted or
 rejected with one clear error.  Accepted means the position works: its legal moves list, a
@@ -8,9 +9,12 @@ the API, and on the command line exit status 2 with exactly one stderr line
 ``tne: error: ...``, no traceback and no file written.  Any other exception fails the test.
 
 Inputs are mutations of real positions (reached by seeded random play: every pending kind,
-hidden hands, a counted bag, a finished game), of legal move texts and of valid command
-lines, with values chosen to hit the edges: bounds and one past them, huge and negative
-integers, nan and inf, non-ASCII digits, deep nesting, invalid UTF-8.
+hidden hands, a counted bag, a finished game), of real game records (a tournament's, the
+shipped examples, one with a review in meta.analysis), of protocol messages, of legal move
+texts and of valid command lines, with values chosen to hit the edges: bounds and one past
+them, huge and negative integers, nan and inf, non-ASCII digits, deep nesting, invalid UTF-8.
+Accepted positions must also be closed under play: every successor within a few random plies
+loads again (the loader's bounds hold for what the engine writes).
 
 A plain run draws a few hundred examples per target; ``pytest -m fuzz`` draws 10,000
 (tests/conftest.py).
@@ -162,7 +166,7 @@ def mutate(data, doc):
         elif node_op == "delete":
             del node[slot]
         elif node_op == "copy" and isinstance(node, list):
-            node.append(copy.deepcopy(node[slot]))
+            node.append(node[slot])     # shared, not copied: it may be nested 1,500 deep
         elif isinstance(node, dict):
             node[data.draw(st.text(max_size=8))] = data.draw(VALUES)
         else:
@@ -379,3 +383,263 @@ def test_mutated_position_files_through_the_cli_succeed_or_fail_in_one_line(data
         if command == "apply":
             args += [data.draw(st.sampled_from(["pass", "commit 0", "decline"])), "-o", str(out)]
         check_cli(CliRunner().invoke(main, args), [out])
+
+
+# --- accepted implies every successor loads -----------------------------------------------------
+
+SCORE_EDGES = [L.MAX_SCORE, L.MAX_SCORE - 1, L.MAX_SCORE - 3]
+
+
+def edge_scores(data, doc):
+    """doc with 0 to 3 colour scores set at or just below the loader's bound."""
+    doc = copy.deepcopy(doc)
+    for _ in range(data.draw(st.integers(0, 3))):
+        player = data.draw(st.integers(0, doc["players"] - 1))
+        doc["scores"][player][data.draw(st.sampled_from(COLOURS))] = \
+            data.draw(st.sampled_from(SCORE_EDGES))
+    return doc
+
+
+@given(st.data())
+def test_every_successor_of_an_accepted_position_loads(data):
+    doc = mutate(data, edge_scores(data, data.draw(st.sampled_from(corpus()))))
+    try:
+        p = Position.from_json(doc)
+    except TneError:
+        event("rejected")
+        return
+    event("accepted")
+    for _ in range(data.draw(st.integers(1, 8))):
+        if p.is_over() or p.hand(p.to_act) is None:
+            break
+        codes = p.legal_codes()
+        p.push(int(codes[data.draw(st.integers(0, len(codes) - 1))]))
+        saved = p.to_json()
+        assert Position.from_json(json.dumps(saved)).to_json() == saved
+
+
+# --- game records and records files -------------------------------------------------------------
+
+BLUNDER = ROOT / "examples" / "planted_blunder.jsonl"
+GAMES = ROOT / "examples" / "greedy_vs_mcts.jsonl"
+
+
+@functools.lru_cache(maxsize=None)
+def reviewed_record():
+    """The planted-blunder record with its review in meta.analysis (tne analyse -o)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "a.jsonl"
+        result = CliRunner().invoke(main, ["analyse", str(BLUNDER), "--iterations", "50",
+                                           "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        return json.loads(out.read_text())
+
+
+@functools.lru_cache(maxsize=None)
+def record_corpus():
+    """Real records: a tournament's (random agents), the shipped examples, a reviewed one."""
+    records = [json.loads(line) for line in records_text().splitlines()]
+    records.append(json.loads(BLUNDER.read_text().splitlines()[0]))
+    records.append(json.loads(GAMES.read_text().splitlines()[0]))
+    records.append(reviewed_record())
+    return records
+
+
+def small_records():
+    """The records short enough to analyse in a fuzz example (a few moves)."""
+    return [r for r in record_corpus() if len(r["moves"]) <= 8]
+
+
+def record_bytes(data, records):
+    """A records file's bytes: mutated records as JSON lines or one pretty-printed record,
+    or bytes edited after the text was made."""
+    chosen = data.draw(st.lists(st.sampled_from(records), min_size=1, max_size=2))
+    chosen = [mutate(data, r) if data.draw(st.booleans()) else r for r in chosen]
+    if len(chosen) == 1 and data.draw(st.booleans()):
+        raw = json.dumps(chosen[0], indent=1).encode()
+    else:
+        raw = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in chosen).encode()
+    if data.draw(st.booleans()):
+        raw = mutate_bytes(data, raw)
+    return raw
+
+
+@given(st.data())
+def test_mutated_records_are_accepted_or_rejected_with_a_tne_error(data):
+    from tne_ai.formats import load_game_record
+    from tne_ai.tournament import replay
+    record = mutate(data, data.draw(st.sampled_from(record_corpus())))
+    try:
+        checked = load_game_record(record)
+        # a few moves in (a whole game of pushes is slow), or one past the end
+        p = replay(checked, data.draw(st.integers(0, min(8, len(checked["moves"])))
+                                      | st.just(len(checked["moves"]) + 1)))
+    except TneError:
+        event("rejected")
+        return
+    event("accepted")
+    saved = p.to_json()
+    assert Position.from_json(json.dumps(saved)).to_json() == saved
+
+
+@given(st.data())
+def test_mutated_records_files_through_replay_and_analyse_succeed_or_fail_in_one_line(data):
+    command = data.draw(st.sampled_from(["replay", "analyse"]))
+    raw = record_bytes(data, record_corpus() if command == "replay" else small_records())
+    with tempfile.TemporaryDirectory() as tmp:
+        path, out = Path(tmp) / "r.jsonl", Path(tmp) / "o.jsonl"
+        path.write_bytes(raw)
+        args = [command, str(path)]
+        if data.draw(st.booleans()):
+            args += ["--game", data.draw(st.sampled_from(["t0-d0-r0", "planted-blunder", "x",
+                                                          ""]))]
+        if command == "replay":   # a few moves in (a whole game of pushes is slow)
+            args += ["--ply", data.draw(st.sampled_from(["0", "1", "3", "200", "-1", "1_0"]))]
+            if data.draw(st.booleans()):
+                args.append("--json")
+        else:
+            args += ["--iterations", "2", "-o", str(out)]
+        check_cli(CliRunner().invoke(main, args), [out])
+
+
+# --- engine protocol lines ------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def protocol_corpus():
+    """One valid client message of each kind (docs/PROTOCOL.md), positions and games real."""
+    from tne_ai.engine_server import OPTIONS as ENGINE_OPTIONS
+    messages = [{"type": "hello", "protocol": 1}, {"type": "isready"}, {"type": "newgame"},
+                {"type": "go", "iterations": 10}, {"type": "go", "time": 0.5, "threads": 2},
+                {"type": "go", "infinite": True}, {"type": "stop"}, {"type": "quit"}]
+    messages += [{"type": "setoption", "name": o.name, "value": o.default}
+                 for o in ENGINE_OPTIONS]
+    messages += [{"type": "position", "position": d} for d in corpus()[:12]]
+    messages += [{"type": "position", "position": corpus()[0],
+                  "legal": ["pass", "tile red A1"]}]
+    messages += [{"type": "position", "game": r, "ply": min(2, len(r["moves"]))}
+                 for r in small_records()]
+    return messages
+
+
+@given(st.data())
+def test_mutated_protocol_lines_are_one_error_or_handled(data):
+    """A client line is refused with a ProtocolError, or handled by the engine's handler
+    with at most a TneError (which the engine answers as one error line); searches (go,
+    stop, quit) are left to tests/test_engine_server.py."""
+    from tne_ai.engine_server import EngineServer
+    from tne_ai.protocol import ProtocolError, parse_client
+    message = data.draw(st.sampled_from(protocol_corpus()))
+    if data.draw(st.booleans()):
+        raw = json.dumps(mutate(data, message)).encode()
+    else:
+        raw = mutate_bytes(data, json.dumps(message).encode())
+    try:
+        msg = parse_client(raw)
+    except ProtocolError as e:
+        assert "\n" not in str(e)
+        event("rejected")
+        return
+    event("accepted")
+    if msg["type"] in ("go", "stop", "quit"):
+        return
+    sent = []
+    server = EngineServer(read_line=lambda: b"", write_line=sent.append)
+    try:
+        getattr(server, "do_" + msg["type"])(msg)
+    except TneError as e:
+        assert "\n" not in str(e)
+    for line in sent:
+        assert "\n" not in line and json.loads(line)["type"] in ("hello", "readyok", "error")
+
+
+# --- every other command and option -------------------------------------------------------------
+
+MORE_OPTIONS = {
+    "--holdout": ["0.2", "0.5", "0", "1", "-0.1", "nan", "inf", "1e400", "٣", "1_0", ""],
+    "--every": ["1", "2"] + BAD_COUNTS + ["1001"],
+    "--game": ["t0-d0-r0", "planted-blunder", "nope", ""],
+    "--backend": ["local", "ray-not", ""],
+    "--table": ["a,b", "a,a", "a", "a,b,c,d,e", "x,y", ""],
+    "--ai-play": ["random", "greedy", "mcts:time=inf", "nosuch", "mcts:iterations=0",
+                  "mcts:weights=/nonexistent.npz"],
+}
+MORE_COMMANDS = {
+    "analyse": ["--iterations", "--time", "--seed", "--jobs", "--game"],
+    "train": ["--games", "--players", "--seed", "--jobs", "--holdout", "--every", "--backend"],
+    "play": ["--players", "--seat", "--seed", "--ai-play"],
+    "tournament": ["--table", "--backend", "--games", "--players"],
+    "bench": [],
+}
+
+
+def bad_file(data, tmp, name):
+    """A file that is not what a command wants: missing, a directory, endless, deep, a
+    position where a record goes..."""
+    choice = data.draw(st.sampled_from(["missing", "directory", "position", "deep", "empty",
+                                        "bytes"]))
+    path = tmp / name
+    if choice == "missing":
+        return str(tmp / "missing" / name)
+    if choice == "directory":
+        return str(tmp)
+    if choice == "position":
+        path.write_text(START.read_text())
+    elif choice == "deep":
+        path.write_text("[" * 100_000)
+    elif choice == "empty":
+        path.write_text("")
+    else:
+        path.write_bytes(data.draw(st.binary(max_size=40)))
+    return str(path)
+
+
+@given(st.data())
+def test_fuzzed_command_lines_of_the_other_commands_succeed_or_fail_in_one_line(data):
+    command = data.draw(st.sampled_from(sorted(MORE_COMMANDS)))
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        records = tmp / "r.jsonl"
+        records.write_text(records_text())
+        small = tmp / "small.jsonl"
+        small.write_text(json.dumps(small_records()[0]) + "\n")
+        out, weights, plot = tmp / "o.jsonl", tmp / "w.npz", tmp / "p.svg"
+        args, stdin, written = [command], "", [out, weights]
+        if command == "analyse":
+            args.append(data.draw(st.sampled_from([str(small), bad_file(data, tmp, "a.jsonl")])))
+            args += ["-o", data.draw(st.sampled_from([str(out), str(tmp), ""]))]
+            if data.draw(st.booleans()):
+                args += ["--plot", data.draw(st.sampled_from([str(tmp / "p.txt"), str(tmp)]))]
+            if "--iterations" not in args:
+                args += ["--iterations", "2"]
+        elif command == "train":
+            args += ["--agent", data.draw(st.sampled_from(["random", "greedy", "nosuch"]))]
+            args += ["--data", data.draw(st.sampled_from([str(records), str(small),
+                                                          bad_file(data, tmp, "d.jsonl")]))]
+            args += ["-o", data.draw(st.sampled_from([str(weights), str(tmp), ""]))]
+            if data.draw(st.booleans()):
+                args += ["--records", data.draw(st.sampled_from([str(out), str(tmp)]))]
+            args += ["--games", "0"]
+        elif command == "play":
+            args += ["--out", data.draw(st.sampled_from([str(out), str(tmp), ""]))]
+            if data.draw(st.booleans()):
+                args += ["--resume", data.draw(st.sampled_from([str(small),
+                                                                bad_file(data, tmp, "g.json")]))]
+            stdin = data.draw(st.sampled_from(["quit\n", "", "\xff\n", "help\nquit\n"]))
+            written = []
+        elif command == "tournament":
+            args += ["--agent", "a=random", "--agent", "b=random", "--max-moves", "30",
+                     "--out", str(tmp / "t.jsonl")]
+            written = [tmp / "t.jsonl"]
+        else:   # bench: only files it must refuse (a good one would run the benchmark)
+            args += ["--compare", bad_file(data, tmp, "bench.json")]
+            if data.draw(st.booleans()):
+                args += ["--save", data.draw(st.sampled_from([str(tmp / "b.json"), str(tmp)]))]
+            written = [tmp / "b.json"]
+        options = MORE_COMMANDS[command]
+        for option in data.draw(st.lists(st.sampled_from(options), max_size=3)) if options else []:
+            values = MORE_OPTIONS.get(option) or OPTIONS[option]
+            args += [option.replace("--ai-play", "--ai"), data.draw(st.sampled_from(values))]
+        result = CliRunner().invoke(main, args, input=stdin)
+        if command == "bench":
+            assert result.exit_code == 2, result.output
+        check_cli(result, written)

@@ -114,3 +114,50 @@ def test_resume_drops_a_last_line_cut_by_a_crash(tmp_path):
                                        if k not in TIMING}} for x in lines]
     assert sorted(strip, key=lambda r: r["meta"]["game_id"]) == \
         sorted(want, key=lambda r: r["meta"]["game_id"])
+
+
+# --- every command with --jobs: no worker outlives a SIGKILL of its parent --------------------
+
+GAMES = ROOT / "examples" / "greedy_vs_mcts.jsonl"
+JOBS_COMMANDS = {
+    # each runs long enough (many searches or games) to be killed while its workers work
+    "tournament": ["tournament", "--agent", "a=mcts:iterations=3000", "--agent", "b=greedy",
+                   "--games", "50", "--jobs", "2"],
+    "analyse": ["analyse", str(GAMES), "--iterations", "3000", "--jobs", "2"],
+    "train": ["train", "--games", "50", "--agent", "mcts:iterations=3000", "--jobs", "2",
+              "-o", "{tmp}/w.npz"],
+}
+
+
+def working(pid):
+    """Whether process pid has loaded the engine (llvmlite is mapped): it runs tasks."""
+    try:
+        return "llvmlite" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def test_sigkill_leaves_no_worker_of_any_jobs_command(tmp_path):
+    """SIGKILL of the parent: 2 s later (the acceptance bound) none of its workers runs."""
+    for name, args in JOBS_COMMANDS.items():
+        args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+        proc = subprocess.Popen(CLI + args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, cwd=tmp_path)
+        spawned = []
+        try:
+            wait_for(lambda: len(children(proc.pid)) >= 3)  # 2 workers + the resource tracker
+            spawned = children(proc.pid)
+            # both workers at work: the engine (numba's llvmlite) is loaded in each
+            wait_for(lambda: sum(working(p) for p in spawned) >= 2, seconds=300)
+            assert proc.poll() is None, name
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=60)
+            time.sleep(2.0)
+            left = [p for p in spawned if alive(p)]
+            assert left == [], (name, left)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            for p in spawned:
+                if alive(p):    # a failed drill: end the orphans it found, by their pids
+                    os.kill(p, signal.SIGKILL)

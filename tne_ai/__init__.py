@@ -7,15 +7,30 @@
 The search API is ``tne_ai.api`` (``from tne_ai.api import Limit, analyse, analysis, play``:
 ``tne_ai.analyse`` and ``tne_ai.play`` name the modules of ``tne analyse`` and ``tne play``).
 """
-from .agents import Agent, make_agent
-from .api import Analysis, Limit, LimitError, PlayResult
 from .errors import IllegalMoveError, NotationError, PositionError, TneError
-from .notation import Move
-from .position import Position
-from .search.config import SearchConfig, SearchConfigError
-from .search.session import Search, SearchError
-from .tournament import run_tournament
 
 __version__ = "0.1.0"
 __all__ = ["Position", "Move", "Agent", "make_agent", "run_tournament", "TneError", "NotationError",
-           "IllegalMoveError", "PositionError", "Limit", "LimitError", "Analysis", "PlayResult", "Search", "SearchError", "SearchConfig", "SearchConfigError", "__version__"]
+           "IllegalMoveError", "PositionError", "Limit", "LimitError", "Analysis", "PlayResult",
+           "Search", "SearchError", "SearchConfig", "SearchConfigError", "__version__"]
+
+# The names below load their modules (and numba) when first used, so that importing a light
+# module such as tne_ai.limits or tne_ai.tournament (a worker process starting up, a command
+# refusing its input) does not load the engine.
+_LAZY = {"Agent": "agents", "make_agent": "agents", "Move": "notation", "Position": "position",
+         "run_tournament": "tournament", "Analysis": "api", "Limit": "api", "LimitError": "api",
+         "PlayResult": "api", "SearchConfig": "search.config", "SearchConfigError": "search.config",
+         "Search": "search.session", "SearchError": "search.session"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tne_ai' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

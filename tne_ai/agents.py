@@ -229,7 +229,8 @@ def _option_value(kind, key, text, spec):
     pattern = _INT_TEXT if convert is int else _FLOAT_TEXT
     if not pattern.fullmatch(text):
         raise AgentSpecError(f"{where} is not a valid {convert.__name__}")
-    value = convert(text)
+    from .io import parse_float, parse_int
+    value = (parse_int if convert is int else parse_float)(text, where)
     # an option of a registered agent without a range of its own: any 63-bit magnitude
     lo, hi, lo_open = _RANGES.get(key, (-L.MAX_SEED, L.MAX_SEED, False))
     if value < lo or value > hi or (lo_open and value == lo):

@@ -36,6 +36,7 @@ import json
 
 import numpy as np
 
+from . import limits as L
 from . import state as S
 from .engine.apply import apply_action
 from .engine.rng import make_rng
@@ -179,25 +180,13 @@ def load_record(path, game=None):
     """The game record in ``path``: a records file (one tne-game/1 record a line, as `tne
     tournament --out` writes; ``game`` picks by meta.game_id, default the first) or one
     record as a JSON document (as `tne play --out` writes)."""
-    from .formats import load_game_record
-    from .tournament import find_record
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise AnalyseError(f"{path}: cannot read: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise AnalyseError(f"{path}: not UTF-8 text: {e}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        data = None  # several lines: a records file
-    if isinstance(data, dict):
-        record = load_game_record(data)
-        gid = record.get("meta", {}).get("game_id")
-        if game is not None and gid != game:
+    import itertools
+    from .tournament import find_record, read_records
+    if game is not None:
+        first = list(itertools.islice(read_records(path), 2))
+        if len(first) == 1 and first[0][1].get("meta", {}).get("game_id") != game:
+            gid = first[0][1].get("meta", {}).get("game_id")
             raise AnalyseError(f"{path}: holds one game, '{gid}', not '{game}'")
-        return record
     return find_record(path, game)
 
 
@@ -287,12 +276,17 @@ def review(record, iterations=None, seconds=None, jobs=1, seed=0, progress=None)
     from .formats import load_game_record
     if (iterations is None) == (seconds is None):
         raise AnalyseError("give either an iteration budget or a time budget per move")
-    if iterations is not None and not 1 <= iterations <= 100_000_000:
-        raise AnalyseError(f"iterations {iterations}: use 1 to 100000000")
-    if seconds is not None and not 0 < seconds <= 3600:
-        raise AnalyseError(f"time {seconds}: use more than 0 and at most 3600 seconds")
-    if not isinstance(jobs, int) or not 1 <= jobs <= 256:
-        raise AnalyseError(f"jobs {jobs}: use 1 to 256")
+    from .errors import InputError
+    from .io import parse_float, parse_int
+    try:
+        if iterations is not None:
+            iterations = parse_int(iterations, "iterations", 1, L.MAX_ITERATIONS)
+        if seconds is not None:
+            seconds = parse_float(seconds, "time", 0, L.MAX_SECONDS, lo_open=True)
+        jobs = parse_int(jobs, "jobs", 1, L.MAX_JOBS)
+        seed = parse_int(seed, "seed", 0, L.MAX_SEED)
+    except InputError as e:
+        raise AnalyseError(str(e)) from None
     record = load_game_record(record)
     tasks = [(ply, me, view, text, iterations, seconds, (seed * 1000003 + ply) & 0x7FFFFFFF)
              for ply, me, view, text in positions_of(record)]
@@ -305,10 +299,9 @@ def review(record, iterations=None, seconds=None, jobs=1, seed=0, progress=None)
             if progress:
                 progress(i + 1, len(tasks))
         return rows
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    from concurrent.futures import as_completed
+    from .tournament import worker_pool
+    with worker_pool(min(jobs, len(tasks))) as pool:
         futures = {pool.submit(review_move, t): i for i, t in enumerate(tasks)}
         for done, future in enumerate(as_completed(futures), 1):
             rows[futures[future]] = future.result()

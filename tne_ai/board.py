@@ -52,8 +52,10 @@ def square_name(sq):
 def parse_square(text):
     """Return the index of a square name such as ``F4`` (any case; ASCII letter and digits, no
     leading zero), or -1 if it is not one."""
+    if not text.isascii():  # before upper(): 'ı7'.upper() is 'I7'
+        return -1
     t = text.strip().upper()
-    if not t.isascii() or len(t) < 2 or len(t) > 3 or t[0] not in FILES \
+    if len(t) < 2 or len(t) > 3 or t[0] not in FILES \
             or not all("0" <= ch <= "9" for ch in t[1:]) or t[1] == "0":
         return -1   # ASCII only, no leading zero (A01): SPEC section 8
     row = int(t[1:]) - 1

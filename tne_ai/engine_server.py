@@ -37,6 +37,7 @@ from .analyse import follow_up_budget, merge, may_continue, plan_rest
 from .errors import TneError
 from .notation import move_text
 from .protocol import (MAX_SECONDS, MAX_THREADS, PROTOCOL_VERSION, Option, ProtocolError, encode,
+                       line_reader,
                        parse_client)
 
 ENGINE_NAME = "tne"
@@ -62,7 +63,7 @@ class EngineServer:
     replies with ``write_line``; ``serve()`` runs until ``quit`` or end of input."""
 
     def __init__(self, read_line=None, write_line=None):
-        self.read_line = read_line or sys.stdin.readline
+        self.read_line = read_line or line_reader(sys.stdin.buffer)
         self._write = write_line or self._stdout
         self.lock = threading.Lock()
         self.options = {o.name: o.default for o in OPTIONS}
@@ -145,7 +146,10 @@ class EngineServer:
         self._idle("setoption")
         option = self.by_name.get(msg["name"])
         if option is None:
-            raise ProtocolError(f"unknown option '{msg['name']}' (options: "
+            import json
+            from .limits import clip
+            name = clip(json.dumps(msg["name"])[1:-1], 60)   # a hostile name: short, one line
+            raise ProtocolError(f"unknown option '{name}' (options: "
                                 f"{', '.join(self.by_name)})")
         self.options[option.name] = option.check(msg["value"])
 

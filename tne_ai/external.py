@@ -32,8 +32,10 @@ import subprocess
 import threading
 import time
 
+from . import limits as L
 from .agents import Agent, AgentForfeit, AgentSpecError
-from .errors import NotationError
+from .errors import InputError, NotationError
+from .io import parse_float, parse_int, read_json
 from .notation import move_text, parse_move
 from .protocol import PROTOCOL_VERSION, ProtocolError, encode, parse_engine
 
@@ -43,6 +45,10 @@ DEFAULT_STARTUP = 120.0
 MIN_MARGIN = 0.5
 SPEC_KEYS = {"time": float, "iterations": int, "threads": int, "seed": int, "timeout": float,
              "startup": float}
+# their bounds (tne_ai/limits.py; README, "Limits"); the seconds are above the low bound
+_SPEC_RANGES = {"time": (0, L.MAX_SECONDS), "iterations": (1, L.MAX_ITERATIONS),
+                "threads": (1, L.MAX_THREADS), "seed": (0, L.MAX_SEED),
+                "timeout": (0, L.MAX_SECONDS), "startup": (0, L.MAX_SECONDS)}
 
 
 def margin(seconds):
@@ -80,23 +86,24 @@ def parse_engine_spec(spec):
             raise AgentSpecError(f"option '{item}' in spec '{spec}' needs a value (key=value)")
         if key.startswith("set.") and len(key) > 4:
             try:
-                options["engine_options"][key[4:]] = json.loads(value)
-            except json.JSONDecodeError:
+                options["engine_options"][key[4:]] = read_json(value, key)
+            except InputError:   # not JSON: the text itself
                 options["engine_options"][key[4:]] = value
             continue
         kind = SPEC_KEYS.get(key.lower())
         if kind is None:
             raise AgentSpecError(f"unknown option '{key}' for engine in spec '{spec}' (known: "
                                  f"{', '.join(SPEC_KEYS)}, set.NAME)")
+        lo, hi = _SPEC_RANGES[key.lower()]
         try:
-            options[key.lower()] = kind(value)
-        except ValueError:
-            raise AgentSpecError(f"option {key}={value} in spec '{spec}' is not a valid "
-                                 f"{kind.__name__}") from None
-        v = options[key.lower()]
-        if key.lower() in ("time", "timeout", "startup") and not 0 < v <= 3600 or \
-                key.lower() in ("iterations", "threads") and v < 1:
-            raise AgentSpecError(f"option {key}={value} in spec '{spec}' is out of range")
+            if kind is int:
+                options[key.lower()] = parse_int(value, "value", lo, hi)
+            else:
+                options[key.lower()] = parse_float(value, "value", lo, hi, lo_open=True)
+        except InputError as e:
+            why = str(e).partition(": ")[2]
+            raise AgentSpecError(f"option {L.clip(key, 40)} in spec '{L.clip(spec, 80)}': "
+                                 f"{why}") from None
     return options
 
 

@@ -87,6 +87,7 @@ One JSON object:
 ``meta``    optional, a free object: agents, seed, seconds per move, game id, ``truncated`` ...
 """
 import json
+import math
 
 import numpy as np
 
@@ -959,6 +960,82 @@ def load_game_record(text_or_dict):
     if result["ranking"] != expected["ranking"]:
         _fail("result.ranking", f"{_show(result['ranking'])}, but the final values give "
                                 f"{expected['ranking']}")
-    if "meta" in rec and not isinstance(rec["meta"], dict):
-        _fail("meta", f"expected an object, got {_show(rec['meta'])}")
+    if "meta" in rec:
+        _check_meta(rec["meta"], n, len(rec["moves"]))
     return rec
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        math.isfinite(value)
+
+
+def _meta_kind(meta, key, check, expected):
+    if key in meta and not check(meta[key]):
+        _fail(f"meta.{key}", f"expected {expected}, got {_show(meta[key])}")
+
+
+def _check_meta(meta, n, plies):
+    """``meta`` is free metadata (SPEC section 9), but the fields tne itself reads back
+    (tne_ai/tournament.py, play.py and analyse.py write them) must have their types, so no
+    reader meets a value of the wrong kind: PositionError naming the field otherwise."""
+    if not isinstance(meta, dict):
+        _fail("meta", f"expected an object, got {_show(meta)}")
+
+    def count(v):
+        return _is_int(v) and 0 <= v <= MAX_SEED
+
+    def agent(a):
+        return isinstance(a, str) or (isinstance(a, dict) and isinstance(a.get("name"), str)
+                                      and isinstance(a.get("spec", ""), str))
+
+    for key in ("game_id", "ai"):
+        _meta_kind(meta, key, lambda v: isinstance(v, str) or (key == "ai" and v is None),
+                   "a string")
+    for key in ("table", "deal", "rotation", "seed", "deal_seed", "max_moves", "plies"):
+        _meta_kind(meta, key, count, f"an integer 0 to {MAX_SEED}")
+    _meta_kind(meta, "human_seat", lambda v: _is_int(v) and 0 <= v < n,
+               f"a seat 0 to {n - 1}")
+    _meta_kind(meta, "truncated", lambda v: isinstance(v, bool), "true or false")
+    _meta_kind(meta, "agents", lambda v: isinstance(v, list) and len(v) == n and
+               all(agent(a) for a in v), f"a list of {n} agents (names or {{name, spec}})")
+    _meta_kind(meta, "agent_seeds", lambda v: isinstance(v, list) and len(v) == n and
+               all(count(x) for x in v), f"a list of {n} seeds")
+    _meta_kind(meta, "forfeit", lambda v: isinstance(v, dict) and _is_int(v.get("seat"))
+               and 0 <= v["seat"] < n and isinstance(v.get("reason", ""), str),
+               f"an object {{seat 0 to {n - 1}, ply, reason}}")
+    if "analysis" in meta:
+        _check_analysis(meta["analysis"], n, plies)
+
+
+def _check_analysis(analysis, n, plies):
+    """meta.analysis as `tne analyse` writes it: ``moves`` a list of rows, each with the ply,
+    the player, the move and, unless forced, the best move and the win chances."""
+    _keys(analysis, "meta.analysis", ("engine", "budget", "classes", "summary", "moves"),
+          required=("moves",))
+    rows = _list(analysis["moves"], "meta.analysis.moves")
+    if len(rows) > plies:
+        _fail("meta.analysis.moves", f"{len(rows)} rows for {plies} moves")
+    for i, row in enumerate(rows):
+        field = f"meta.analysis.moves[{i}]"
+        if not isinstance(row, dict):
+            _fail(field, f"expected an object, got {_show(row)}")
+        _int(row.get("ply"), f"{field}.ply", 0, max(0, plies - 1))
+        _int(row.get("player"), f"{field}.player", 0, n - 1)
+        if not isinstance(row.get("move"), str):
+            _fail(f"{field}.move", f"expected a move text, got {_show(row.get('move'))}")
+        if row.get("forced", False) is True:
+            continue
+        if row.get("forced", False) is not False:
+            _fail(f"{field}.forced", f"expected true or false, got {_show(row['forced'])}")
+        if not isinstance(row.get("best"), str):
+            _fail(f"{field}.best", f"expected a move text, got {_show(row.get('best'))}")
+        for key in ("best_win", "played_win"):
+            v = row.get(key)
+            if not ((v is None and key == "played_win") or (_is_number(v) and 0 <= v <= 1)):
+                _fail(f"{field}.{key}", f"expected a win chance 0 to 1, got {_show(v)}")
+        if row.get("played_win") is not None:
+            if not (_is_number(row.get("loss")) and 0 <= row["loss"] <= 100):
+                _fail(f"{field}.loss", f"expected 0 to 100 points, got {_show(row.get('loss'))}")
+        if not (row.get("class") is None or isinstance(row["class"], str)):
+            _fail(f"{field}.class", f"expected a class name or null, got {_show(row['class'])}")

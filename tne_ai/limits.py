@@ -9,7 +9,13 @@ MAX_SEED = 2 ** 63 - 1          # seeds: 0 .. 2^63-1 (numpy's generators and our
 MAX_ITERATIONS = 10_000_000     # search iterations per move (the tree counts visits in int32)
 MAX_SECONDS = 3600.0            # seconds of search per move
 MAX_THREADS = 64                # root-parallel search trees per move
-MAX_JOBS = 64                   # tournament games in parallel (each worker holds ~150 MB)
+# Worker processes of a --jobs command (tournament, train, analyse).  Memory ceiling: a worker
+# holds about 165 MB (tne tournament --jobs 64 with greedy agents peaked at 10.5 GB in 66
+# processes) plus its search trees, 33 bytes a node: at most the iteration budget
+# (MAX_ITERATIONS: 330 MB), or for a time budget 200,000 nodes a second up to 4M per thread.
+# At 32 jobs of the largest iteration budget that is 32 x (165 + 330) MB, about 16 GB: within
+# a 24 GiB machine (README, "Limits").  Workers start as work arrives: never more than tasks.
+MAX_JOBS = 32
 MAX_DEALS = 100_000             # tournament deals per table (--games)
 MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations
 MAX_PLIES = 50_000              # moves (actions and decisions) in a game record / --max-moves
@@ -20,6 +26,9 @@ MAX_EXPLORATION = 1e6           # the UCB exploration constant c (above 0)
 MAX_WIDEN = 100.0               # progressive widening's constant
 MAX_WIDEN_EXP = 4.0             # progressive widening's exponent
 MAX_LEADER_VALUE = 1e6          # magnitude of the basic evaluation's value of a leader
+MAX_SPRT_ELO = 2000.0           # |ELO0|, |ELO1| of --sprt (2,000 Elo: a 99.999% expected score)
+MAX_TRAIN_GAMES = 100_000       # tne train --games (self-play deals)
+MAX_EVERY = 1000                # tne train --every (keep every k-th position)
 # A colour score: every tile gives at most one point when placed and one when it wins a
 # conflict (2 x 153), and each of the 6 monuments at most 2 points a turn, so a game of
 # MAX_PLIES plies scores below 306 + 12 x MAX_PLIES = 600,306 in any colour.
@@ -34,6 +43,9 @@ MAX_INPUT_BYTES = MAX_JSON_BYTES  # bytes read from one file or stdin given to a
 # A records file (JSON lines, as `tne tournament --out` writes; also .gz) is read a line at
 # a time: each line at most MAX_JSON_BYTES, the whole file (decompressed) at most this.
 MAX_RECORDS_BYTES = 4 << 30     # 4 GiB
+MAX_COMMAND_BYTES = 1 << 16     # one line typed to tne play on a piped stdin (64 KiB)
+MAX_PATH_BYTES = 4096           # bytes of a file name a user gives (Linux PATH_MAX, with its NUL)
+MAX_NAME_BYTES = 255            # bytes of one part of it (Linux NAME_MAX)
 MAX_ECHO = 200                  # characters of a bad value repeated in an error message
 
 

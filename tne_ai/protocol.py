@@ -9,6 +9,8 @@ import json
 import math
 
 from .errors import TneError
+from .io.json_reader import read_json
+from .limits import clip
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 4 << 20          # bytes in one line; a longer line is refused
@@ -48,27 +50,30 @@ def encode(message):
 
 
 def _decode(line, table, side):
-    if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("the line is not UTF-8 text") from None
-    if len(line) > MAX_LINE:
-        raise ProtocolError(f"the line is longer than {MAX_LINE} bytes")
-    text = line.strip()
+    """The message on ``line`` (str, or bytes decoded strictly as UTF-8), read by
+    tne_ai.io.read_json: at most MAX_LINE bytes, nested at most limits.MAX_JSON_DEPTH deep,
+    integers of at most limits.MAX_INT_DIGITS digits, finite numbers (README, "Limits")."""
+    if isinstance(line, (bytes, bytearray)):
+        text = bytes(line).strip()
+    elif isinstance(line, str):
+        text = line.strip()
+    else:
+        raise ProtocolError(f"a line is text, not {type(line).__name__}")
     if not text:
         raise ProtocolError("empty line")
+    if len(text) > MAX_LINE:
+        raise ProtocolError(f"the line is longer than {MAX_LINE} bytes")
     try:
-        msg = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ProtocolError(f"not valid JSON: {e.msg} at column {e.colno}") from None
+        msg = read_json(text, "line", max_bytes=MAX_LINE)
+    except TneError as e:  # the message names the line already: drop the reader's "line: "
+        raise ProtocolError(" ".join(str(e).split()).removeprefix("line: ")) from None
     if not isinstance(msg, dict):
         raise ProtocolError(f"a message is a JSON object, not {type(msg).__name__}")
     kind = msg.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("the message has no \"type\" string")
     if kind not in table:
-        raise ProtocolError(f"unknown message type '{kind}' (known to the {side}: "
+        raise ProtocolError(f"unknown message type '{clip(json.dumps(kind)[1:-1], 60)}' (known to the {side}: "
                             f"{', '.join(table)})")
     required, optional = table[kind]
     for key in required:
@@ -76,7 +81,7 @@ def _decode(line, table, side):
             raise ProtocolError(f"{kind}: missing \"{key}\"")
     for key in msg:
         if key != "type" and key not in required and key not in optional:
-            raise ProtocolError(f"{kind}: unknown key \"{key}\"")
+            raise ProtocolError(f"{kind}: unknown key {clip(json.dumps(key), 60)}")
     return msg
 
 
@@ -86,11 +91,36 @@ def _number(msg, key, lo, hi, integer):
         isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if not ok:
         raise ProtocolError(f"{msg['type']}: \"{key}\" must be {'an integer' if integer else 'a number'}"
-                            f", not {json.dumps(value)}")
+                            f", not {_echo(value)}")
     if not lo <= value <= hi or (not integer and value <= 0):
         bound = f"{lo} to {hi}" if integer else f"above 0 and at most {hi:g}"
-        raise ProtocolError(f"{msg['type']}: \"{key}\" {value} is out of range ({bound})")
+        raise ProtocolError(f"{msg['type']}: \"{key}\" {_echo(value)} is out of range ({bound})")
     return value
+
+
+def line_reader(stream, max_line=MAX_LINE):
+    """A ``read_line()`` for a binary stream (stdin's buffer): each call returns the next
+    line as bytes, b"" at the end of input.  A line longer than ``max_line`` comes back cut to
+    max_line + 1 bytes (so the decoder refuses it) and the rest of it is skipped, so no line
+    is ever held whole; bytes are not decoded here (the decoder refuses invalid UTF-8 with an
+    error line, whatever the locale)."""
+    def read_line():
+        line = stream.readline(max_line + 2)
+        if len(line) <= max_line + 1 or line.endswith(b"\n"):
+            return line
+        while True:  # skip the rest of the overlong line
+            more = stream.readline(1 << 16)
+            if not more or more.endswith(b"\n"):
+                return line[:max_line + 1] + b"\n"
+    return read_line
+
+
+def _echo(value):
+    """A short text of a (hostile) value for an error message."""
+    try:
+        return clip(json.dumps(value), 60)
+    except (TypeError, ValueError):
+        return clip(repr(value), 60)
 
 
 def parse_client(line):
@@ -171,13 +201,13 @@ class Option:
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise ProtocolError(f"option {self.name}: expected true or false, "
-                                    f"not {json.dumps(value)}")
+                                    f"not {_echo(value)}")
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                 (self.kind == "int" and not isinstance(value, int)) or not math.isfinite(value):
             raise ProtocolError(f"option {self.name}: expected {'an integer' if self.kind == 'int' else 'a number'}"
-                                f", not {json.dumps(value)}")
+                                f", not {_echo(value)}")
         if not self.lo <= value <= self.hi:
-            raise ProtocolError(f"option {self.name}: {value} is out of range "
+            raise ProtocolError(f"option {self.name}: {_echo(value)} is out of range "
                                 f"({self.lo} to {self.hi})")
         return int(value) if self.kind == "int" else float(value)

@@ -264,52 +264,70 @@ def read_records(path, cut_tail=None):
     a crash) is skipped, and ``(line number, byte offset of its start)`` is appended to
     ``cut_tail``."""
     from .formats import load_game_record, parse_json
+    from .io import input_lines
 
+    def fail(e):
+        text = " ".join(str(e).split())
+        return TournamentError(text if text.startswith(f"{path}") else f"{path}: {text}")
+
+    lines = input_lines(path, str(path))
+    first = None
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-        if str(path).endswith(".gz"):
-            import gzip
-            data = gzip.decompress(data)
-    except (OSError, EOFError) as e:
-        raise TournamentError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
-    if data.lstrip()[:1] == b"{" and b"\n" in data.strip() and _is_one_document(data):
-        try:
-            yield 1, load_game_record(parse_json(data, path))
-        except TneError as e:
-            raise TournamentError(str(e) if str(e).startswith(f"{path}:") else
-                                  f"{path}: {e}") from None
-        return
-    offset = 0
-    lines = data.split(b"\n")
-    for number, raw in enumerate(lines, 1):
-        start, offset = offset, offset + len(raw) + 1
-        if not raw.strip():
-            continue
-        last = number == len(lines)  # no newline after it
-        try:
-            record = parse_json(raw, f"{path} line {number}")
-        except TneError as e:
-            if last and cut_tail is not None and "not valid JSON" in str(e):
-                cut_tail.append((number, start))
-                return
-            raise TournamentError(str(e)) from None
-        try:
-            record = load_game_record(record)
-        except TneError as e:
-            raise TournamentError(f"{path} line {number}: {e}") from None
-        yield number, record
+        for number, raw, start, ended in lines:
+            if not raw.strip():
+                continue
+            if first is None:
+                first = raw
+                if ended and raw.lstrip()[:1] == b"{" and not _is_json(raw):
+                    # one JSON document over several lines (as tne play saves): the whole
+                    # file, at most limits.MAX_JSON_BYTES, is the record
+                    yield 1, _one_document(path, raw, lines)
+                    return
+            try:
+                record = parse_json(raw, f"{path} line {number}")
+            except TneError as e:
+                if not ended and cut_tail is not None and "not valid JSON" in str(e):
+                    cut_tail.append((number, start))
+                    return
+                raise TournamentError(str(e)) from None
+            try:
+                record = load_game_record(record)
+            except TneError as e:
+                raise TournamentError(f"{path} line {number}: {e}") from None
+            yield number, record
+    except TournamentError:
+        raise
+    except TneError as e:
+        raise fail(e) from None
 
 
-def _is_one_document(data):
-    """Whether ``data`` (bytes) is one JSON value spread over several lines, rather than
-    JSON lines: its first line alone is not valid JSON."""
-    first = data.lstrip().split(b"\n", 1)[0]
+def _is_json(raw):
+    """Whether the bytes ``raw`` alone are a JSON text the reader accepts."""
+    from .io import read_json
     try:
-        json.loads(first)
-    except (ValueError, RecursionError):
-        return True
-    return False
+        read_json(raw, "line")
+    except TneError:
+        return False
+    return True
+
+
+def _one_document(path, first, lines):
+    """The record spread over the lines of ``path`` from ``first`` on, read to the end (at
+    most limits.MAX_JSON_BYTES)."""
+    from .formats import load_game_record, parse_json
+    parts, size = [first], len(first)
+    for _, raw, _, _ in lines:
+        size += len(raw) + 1
+        if size > L.MAX_JSON_BYTES:
+            from .io import describe_size
+            raise TournamentError(f"{path}: one record larger than "
+                                  f"{describe_size(L.MAX_JSON_BYTES)}")
+        parts.append(raw)
+    try:
+        return load_game_record(parse_json(b"\n".join(parts), str(path)))
+    except TneError as e:
+        text = " ".join(str(e).split())
+        raise TournamentError(text if text.startswith(f"{path}:") else f"{path}: {text}") from None
 
 
 def find_record(path, game=None):
@@ -349,6 +367,12 @@ def _load_resumed(path, by_id, seed, max_moves, agents, warn=None):
             continue
         meta = record.get("meta", {})
         want = [{"name": a, "spec": agents[a]} for a in game.seats]
+        if [meta.get(k) for k in ("table", "deal", "rotation")] != \
+                [game.table, game.deal, game.rotation]:
+            raise TournamentError(
+                f"{path} line {number}: game {gid} has table, deal and rotation "
+                f"{L.clip(repr([meta.get(k) for k in ('table', 'deal', 'rotation')]), 60)}, "
+                f"but its id says {[game.table, game.deal, game.rotation]}")
         if meta.get("agents") != want or meta.get("seed") != seed \
                 or meta.get("max_moves") != max_moves:
             raise TournamentError(
@@ -400,6 +424,18 @@ def _worker_init(parent=None):
         _die_with(parent)
 
 
+def worker_pool(jobs):
+    """A ProcessPoolExecutor of at most ``jobs`` spawned workers that leave Ctrl-C to the
+    parent and die with it, even when it is killed by SIGKILL (``_die_with``); workers start
+    as work is submitted, so a pool never runs more processes than it has tasks.  Every
+    command with ``--jobs`` (tournament, train, analyse) runs its workers here."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+
+
 class _InProcess:
     window = 1
 
@@ -428,13 +464,7 @@ class _ProcessPool:
     ``if __name__ == "__main__":`` guard."""
 
     def __init__(self, jobs):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        self.executor = ProcessPoolExecutor(max_workers=jobs,
-                                            mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_worker_init,
-                                            initargs=(os.getpid(),))
+        self.executor = worker_pool(jobs)
         self.pending = {}
         self.window = 2 * jobs
 
@@ -663,12 +693,17 @@ class TournamentResult:
 def _parse_sprt(sprt, agents):
     if sprt is None:
         return None
+    from .errors import InputError
+    from .io import parse_float
+    if isinstance(sprt, (str, bytes)) or not hasattr(sprt, "__len__") or len(sprt) != 2:
+        raise TournamentError(f"sprt: expected two Elo values ELO0,ELO1, got "
+                              f"{L.clip(repr(sprt), 60)}")
     try:
-        elo0, elo1 = (float(x) for x in sprt)
-    except (TypeError, ValueError):
-        raise TournamentError(f"sprt: expected two Elo values ELO0,ELO1, got {sprt!r}") from None
-    if not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
-        raise TournamentError(f"sprt {elo0:g},{elo1:g}: needs finite ELO0 < ELO1")
+        elo0, elo1 = (parse_float(x, "sprt", -L.MAX_SPRT_ELO, L.MAX_SPRT_ELO) for x in sprt)
+    except InputError as e:
+        raise TournamentError(str(e)) from None
+    if elo0 >= elo1:
+        raise TournamentError(f"sprt {elo0:g},{elo1:g}: needs ELO0 < ELO1")
     if len(agents) != 2:
         raise TournamentError(f"sprt: tests a match of two agents, not {len(agents)}")
     return elo0, elo1

@@ -232,8 +232,15 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
           progress=None):
     """Fit the evaluation and the prior on records; return (weights, prior, report).
     ``progress(stage, text)`` hears how far it is: games read, then each fit's iterations."""
-    if not 0 < holdout < 1:
-        raise TrainError(f"holdout {holdout}: give a share between 0 and 1")
+    from . import limits as L
+    from .errors import InputError
+    from .io import parse_float, parse_int
+    try:
+        holdout = parse_float(holdout, "holdout", 0, 1, lo_open=True, hi_open=True)
+        seed = parse_int(seed, "seed", 0, L.MAX_SEED)
+        every = parse_int(every, "every", 1, L.MAX_EVERY)
+    except InputError as e:
+        raise TrainError(str(e)) from None
     data = dataset(records, every=every, progress=progress)
     train_set, test_set = split(data, holdout, seed)
     if len(train_set["y"]) == 0 or len(test_set["y"]) == 0:

@@ -17,7 +17,13 @@ from ..board import (COLS, CORNERS, HAND_SIZE, MONUMENTS, N_MONUMENTS, NEIGHBOUR
 from .. import state as S
 from .kingdoms import (MAX_KINGDOMS, kingdoms_around, label, occupied,  # noqa: F401
                        region_of, region_without)
+from ..limits import MAX_SCORE
 from .rng import below
+
+# A colour score stops at limits.MAX_SCORE, the position loader's bound, so that every
+# successor of a position the loader accepts loads again (README, "Limits").  Real games never
+# get there: MAX_PLIES plies score below 600,306 in a colour (tne_ai/limits.py).
+SCORE_CAP = np.int64(MAX_SCORE)
 
 MON_A = np.array([m[0] for m in MONUMENTS], dtype=np.int64)
 MON_B = np.array([m[1] for m in MONUMENTS], dtype=np.int64)
@@ -198,6 +204,13 @@ def draw_up_to(st, p, n, rng):
 # --- end of the turn (SPEC 3) ---------------------------------------------------------------
 
 @njit(cache=True, inline="always")
+def add_points(st, i, n):
+    """n points onto the colour score at st[i], which stops at SCORE_CAP."""
+    v = st[i] + n
+    st[i] = v if v < SCORE_CAP else SCORE_CAP
+
+
+@njit(cache=True, inline="always")
 def score_monuments(st, bb):
     """End of turn 1: for each built monument, the active player scores 1 point of colour X
     for each of his leaders in the monument's kingdom whose colour X is one of its two."""
@@ -210,7 +223,7 @@ def score_monuments(st, bb):
         for c in (MON_A[m], MON_B[m]):
             ls = st[S.leader_sq(t, c)]
             if ls >= 0 and has(f0, f1, f2, ls):
-                st[S.score(t, c)] += 1
+                add_points(st, S.score(t, c), 1)
 
 
 @njit(cache=True, inline="always")
@@ -544,7 +557,7 @@ def resolve_war(st, bb, rng, defender_commit):
     bb[base + 1] &= ~r1
     bb[base + 2] &= ~r2
     st[S.out_of_game(c)] += removed
-    st[S.score(winner, c)] += removed + 1
+    add_points(st, S.score(winner, c), removed + 1)
     clear_conflict(st)
     next_war(st, bb, rng)
 
@@ -560,7 +573,7 @@ def resolve_revolt(st, bb, rng, defender_commit):
     else:
         winner, loser = dfn, att
     lift_leader(st, bb, loser, st[S.CF_COLOUR])
-    st[S.score(winner, RED)] += 1
+    add_points(st, S.score(winner, RED), 1)
     clear_conflict(st)
     treasure_check(st, bb, rng)
 
@@ -618,7 +631,7 @@ def place_tile(st, bb, rng, c, s):
     if nk == 1:
         scorer = tile_point_owner(st, c, k0, k1, k2)
         if scorer >= 0:
-            st[S.score(scorer, c)] += 1
+            add_points(st, S.score(scorer, c), 1)
     monument_check(st, bb, rng)
 
 

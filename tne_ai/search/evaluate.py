@@ -142,15 +142,40 @@ def load_weights(path):
     """(evaluation weights, move-kind prior weights) of a weights file (``tne train`` writes
     them): arrays ``weights`` and ``prior`` with the names of their features and kinds, which
     must be this version's."""
+    import zipfile
     from ..errors import TneError
+    from ..limits import MAX_INPUT_BYTES, clip
     try:
-        with np.load(path) as data:
-            w = np.asarray(data["weights"], dtype=np.float64)
-            names = tuple(str(x) for x in data["features"])
-            prior = np.asarray(data["prior"], dtype=np.float64)
-            kinds = tuple(str(x) for x in data["kinds"])
-    except (OSError, KeyError, ValueError, EOFError) as e:
-        raise TneError(f"{path}: not a weights file ({e})") from None
+        if os.path.isdir(path):
+            raise OSError(0, "a directory")
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise TneError(f"{path}: not a weights file ({clip(getattr(e, 'strerror', None) or e, 80)})") \
+            from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise TneError(f"{path}: not a weights file (a single array; tne train writes an .npz "
+                       f"with weights, features, prior and kinds)")
+    with data:
+        arrays = {}
+        for key in ("weights", "features", "prior", "kinds"):
+            try:
+                if data.zip.getinfo(key + ".npy").file_size > MAX_INPUT_BYTES:
+                    raise TneError(f"{path}: not a weights file ({key} is larger than "
+                                   f"{MAX_INPUT_BYTES} bytes)")
+                arrays[key] = data[key]
+            except (KeyError, OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+                raise TneError(f"{path}: not a weights file ({key}: {clip(e, 80)})") from None
+            if arrays[key].ndim != 1:
+                raise TneError(f"{path}: not a weights file ({key} is a {arrays[key].ndim}-d "
+                               f"array, expected a list)")
+        try:
+            w = np.asarray(arrays["weights"], dtype=np.float64)
+            prior = np.asarray(arrays["prior"], dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise TneError(f"{path}: not a weights file (weights and prior must be numbers: "
+                           f"{clip(e, 80)})") from None
+        names = tuple(str(x) for x in arrays["features"])
+        kinds = tuple(str(x) for x in arrays["kinds"])
     if w.shape != (N_FEATURES,) or names != FEATURE_NAMES or not np.all(np.isfinite(w)):
         raise TneError(f"{path}: evaluation weights do not match this version's {N_FEATURES} features")
     if prior.shape != (N_KINDS,) or kinds != KIND_NAMES or not np.all(np.isfinite(prior)):

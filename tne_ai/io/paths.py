@@ -1,0 +1,86 @@
+"""Checks of the file and directory names a user gives, made before any work starts, so that
+a bad ``-o``/``--out``/``--svg``... is one line naming the option rather than an error after
+minutes of search (README, "Errors").  InputError starting with ``what`` otherwise."""
+import errno
+import os
+import stat
+
+from .. import limits as L
+from ..errors import InputError
+
+
+def _name_checks(path, what):
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"{what}: expected a file name, got {type(path).__name__}")
+    name = os.fspath(path)
+    if name == "":
+        raise InputError(f"{what}: the file name is empty")
+    if "\0" in name:
+        raise InputError(f"{what}: the file name holds a NUL character")
+    try:
+        raw = os.fsencode(name)
+    except UnicodeError:
+        raise InputError(f"{what}: the file name is not valid text") from None
+    if len(raw) >= L.MAX_PATH_BYTES:
+        raise InputError(f"{what}: the file name is {len(raw)} bytes long (at most "
+                         f"{L.MAX_PATH_BYTES - 1})")
+    longest = max(len(part) for part in raw.split(b"/"))
+    if longest > L.MAX_NAME_BYTES:
+        raise InputError(f"{what}: a part of the file name is {longest} bytes long (at most "
+                         f"{L.MAX_NAME_BYTES})")
+    return name
+
+
+def _shown(name):
+    return L.clip(name, 80)
+
+
+def check_output_file(path, what):
+    """``path`` names a file that can be written: not a directory, in an existing directory,
+    and writable (tried without changing anything: an existing file is opened for writing
+    without truncation, a new one created and removed again).  Returns the name."""
+    name = _name_checks(path, what)
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise InputError(f"{what}: {_shown(name)}: cannot write: {e.strerror}") from None
+    if mode is not None:
+        if stat.S_ISDIR(mode):
+            raise InputError(f"{what}: {_shown(name)}: is a directory, not a file")
+        if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise InputError(f"{what}: {_shown(name)}: is not a regular file")
+        try:
+            os.close(os.open(name, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError as e:
+            raise InputError(f"{what}: {_shown(name)}: cannot write: {e.strerror}") from None
+        return name
+    parent = os.path.dirname(name) or "."
+    if not os.path.isdir(parent):
+        why = "is not a directory" if os.path.exists(parent) else "no such directory"
+        raise InputError(f"{what}: {_shown(name)}: cannot write: {why}: {_shown(parent)}")
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:   # made meanwhile: fine
+        return name
+    except OSError as e:
+        reason = e.strerror or errno.errorcode.get(e.errno, "error")
+        raise InputError(f"{what}: {_shown(name)}: cannot write: {reason}") from None
+    os.close(fd)
+    os.unlink(name)
+    return name
+
+
+def check_input_file(path, what):
+    """``path`` names an existing file that can be read (not a directory).  Returns it."""
+    name = _name_checks(path, what)
+    try:
+        mode = os.stat(name).st_mode
+    except OSError as e:
+        raise InputError(f"{what}: {_shown(name)}: cannot read: {e.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{what}: {_shown(name)}: is a directory, not a file")
+    if not os.access(name, os.R_OK):
+        raise InputError(f"{what}: {_shown(name)}: cannot read: permission denied")
+    return name
