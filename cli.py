@@ -263,7 +263,7 @@ def _compile_kernels():
     import time
     from tne_ai.position import Position
     from tne_ai.progress import ticking
-    from tne_ai.search.mcts import search
+    from tne_ai.search.session import search
     progress = _progress()
     start = time.monotonic()
     with ticking(progress, "compile", lambda t: "tne: compiling the kernels, first run only "

@@ -13,7 +13,7 @@ from tne_ai.errors import TneError
 from tne_ai.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
-from tne_ai.search.mcts import search
+from tne_ai.search.session import search
 
 from test_search import first_walk
 from tne_ai import state as S

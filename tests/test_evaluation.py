@@ -16,7 +16,7 @@ from tne_ai.engine.rng import make_rng
 from tne_ai.search import features as F
 from tne_ai.search import priors as P
 from tne_ai.search.evaluate import evaluate_model, load_weights, save_weights, settle
-from tne_ai.search.mcts import search
+from tne_ai.search.session import search
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

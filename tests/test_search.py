@@ -10,7 +10,7 @@ from tne_ai.engine.movegen import legal_moves
 from tne_ai.engine.rng import below, make_rng
 from tne_ai.position import Position
 from tne_ai.search.determinize import determinize
-from tne_ai.search.mcts import search
+from tne_ai.search.session import search
 
 MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
 
@@ -183,8 +183,8 @@ def test_mover_moves_are_the_same_in_every_determinization():
 
 BASELINE_ONLY = """
 from tne_ai.position import Position
-from tne_ai.search import evaluate, features, mcts, priors
-mcts.search(Position.new(2, seed=3).st, iterations=50, seed=1, evaluation="basic", prior="none", widen=0)
+from tne_ai.search import evaluate, features, priors, session
+session.search(Position.new(2, seed=3).st, iterations=50, seed=1, evaluation="basic", prior="none", widen=0)
 compiled = [f.__name__ for f in (features.features, priors.prepare, priors.pick_untried,
                                  priors.pick_commit, evaluate.evaluate_model, evaluate.settle)
             if f.signatures]

@@ -11,7 +11,7 @@ from tne_ai.errors import TneError
 from tne_ai.position import Position
 from tne_ai.search import config as C
 from tne_ai.search.config import EVALUATION_DEFAULTS, SearchConfig, SearchConfigError, options
-from tne_ai.search.mcts import search
+from tne_ai.search.session import search
 
 
 def test_the_module_examples_run():

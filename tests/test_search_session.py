@@ -15,7 +15,7 @@ from tne_ai.engine.movegen import legal_moves
 from tne_ai.engine.rng import make_rng
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
-from tne_ai.search.mcts import search
+from tne_ai.search.session import search
 from tne_ai.search.session import Search, SearchError
 
 from test_search import first_walk

@@ -23,30 +23,11 @@ from .engine.apply import apply_action, conflict_strengths
 from .engine.movegen import legal_moves
 from .engine.rng import below, make_rng
 from .engine.scoring import final_values
-from .errors import TneError
+from .agent_base import Agent, AgentForfeit, AgentSpecError  # noqa: F401 (re-exported)
+from .external import ExternalAgent, parse_engine_spec
 from .search.determinize import determinize
-from .search.mcts import DEFAULT_ROLLOUT, search
-
-
-class AgentSpecError(TneError):
-    """An agent spec string that names no agent or carries a bad option."""
-
-
-class AgentForfeit(TneError):
-    """An agent that cannot go on (an external engine crashed, hung or answered an illegal
-    move): it loses the game and the message is the reason recorded."""
-
-
-class Agent:
-    """The protocol: ``choose(position)`` returns an action code for ``position.to_act``."""
-
-    name = "agent"
-
-    def choose(self, position):
-        raise NotImplementedError
-
-    def __repr__(self):
-        return self.name
+from .search.mcts import DEFAULT_ROLLOUT
+from .search.session import search
 
 
 class RandomAgent(Agent):
@@ -158,7 +139,6 @@ class MctsAgent(Agent):
 
 
 def _engine_agent(**options):
-    from .external import ExternalAgent
     return ExternalAgent(**options)
 
 
@@ -246,7 +226,6 @@ def parse_spec(spec):
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("empty agent spec")
     if spec.strip().lower().partition(":")[0].partition("[")[0].strip() == "engine":
-        from .external import parse_engine_spec
         return "engine", parse_engine_spec(spec)
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()

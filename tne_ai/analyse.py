@@ -1,4 +1,4 @@
-"""The best turn and game review, on top of the public search API (tne_ai.search.mcts.search).
+"""The best turn and game review, on top of the public search API (tne_ai.search.session.search).
 
 Win chance
 ----------
@@ -92,7 +92,7 @@ def may_continue(st):
 
 
 def _search(st, iterations, seconds, threads, seed, options):
-    from .search.mcts import search
+    from .search.session import search
     return search(st, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
                   **options)
 

@@ -29,7 +29,8 @@ from .engine.movegen import legal_moves
 from .engine.playout import random_game, random_games, shuffled_start
 from .engine.rng import make_rng
 from .position import start_state
-from .search.mcts import NODE_BYTES, search
+from .search.mcts import NODE_BYTES
+from .search.session import search
 
 FULL_BAG = "r" * 47 + "b" * 36 + "g" * 30 + "k" * 30
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -224,7 +224,7 @@ class EngineServer:
             self.error(f"go: internal error: {type(e).__name__}: {e}")
 
     def _go(self, st, msg, call):
-        from .search.mcts import search
+        from .search.session import search
         o = self.options
         threads = msg.get("threads", o["threads"])
         seed = o["seed"] * 100003 + call
@@ -324,7 +324,7 @@ def _r(x):
 def warm_up():
     """Load (or compile) the kernels the search uses: one tiny search of a new game."""
     from .position import Position
-    from .search.mcts import search
+    from .search.session import search
     p = Position.new(2, seed=0)
     search(p.st, iterations=64, seed=0)
 

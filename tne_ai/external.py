@@ -33,7 +33,7 @@ import threading
 import time
 
 from . import limits as L
-from .agents import Agent, AgentForfeit, AgentSpecError
+from .agent_base import Agent, AgentForfeit, AgentSpecError
 from .errors import InputError, NotationError
 from .io import parse_float, parse_int, read_json
 from .notation import move_text, parse_move

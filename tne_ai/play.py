@@ -147,7 +147,7 @@ def engine_hint(p, seat, arg=""):
     best (noise.py)."""
     from .formats import position_to_dict
     from .noise import noise_note, standard_error
-    from .search.mcts import search
+    from .search.session import search
     iterations = HINT_ITERATIONS
     if arg:
         if not arg.isdigit() or not 100 <= int(arg) <= HINT_MAX_ITERATIONS:

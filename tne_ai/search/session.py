@@ -31,7 +31,7 @@ from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
 from ..engine.rng import make_rng
 from ..errors import TneError
-from .config import SearchConfig
+from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
                    commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
@@ -373,3 +373,102 @@ def _ingredients(cfg, weights, prior_w):
     prior = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
         if cfg.prior == "kinds" else None
     return model_w, prior
+
+
+# --- search(): one run of a new Search, the call of the faces that search once -----------
+
+class SearchResult:
+    """The chosen move and the statistics behind it."""
+
+    def __init__(self, move, iterations, seconds, alternatives, nodes):
+        self.move = move                  # action code
+        self.iterations = iterations
+        self.seconds = seconds
+        self.alternatives = alternatives  # [(action, visits, mean value)], most visited first
+        self.nodes = nodes
+        self.trees = []                   # the search trees, one per thread (for reuse)
+        self.root = None                  # the state searched from
+        self.viewer = None
+        self.reused = 0                   # iterations inherited from an earlier search
+        self.win_chances = None           # per player, the mean reward over the iterations
+        self.session = None               # the Search that made it (search/session.py)
+
+    def to_dict(self):
+        from ..notation import move_text
+        return {"move": move_text(self.move), "iterations": self.iterations,
+                "seconds": round(self.seconds, 4), "nodes": self.nodes,
+                "alternatives": [{"move": move_text(a), "visits": v, "mean": round(m, 4)}
+                                 for a, v, m in self.alternatives]}
+
+
+# search()'s keyword arguments that are options of SearchConfig under another name
+_KEYWORDS = {"seconds": "time", "rollout_depth": "rollout", "leader_value": "leader",
+             "settle_leaves": "settle"}
+
+
+def config_of(config=None, **keywords):
+    """The SearchConfig of ``search()``'s keyword arguments: ``config`` (default
+    ``SearchConfig()``) with every keyword that is not None put in, by canonical name or
+    alias (``search(evaluation="basic", widen=0)``, ``search(config=cfg, seconds=2)``)."""
+    given = {_KEYWORDS.get(k, k): v for k, v in keywords.items() if v is not None}
+    for k in given:
+        canonical(k)
+    return (config if config is not None else SearchConfig()).replace(**given)
+
+
+def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, rollout_depth=None,
+           leader_value=None, capacity=None, batch=None, evaluation=None, prior=None,
+           widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None,
+           commit_margin=None, reuse=None, config=None):
+    """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
+    or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
+    by summing visits and values per action.  Returns a SearchResult.
+
+    The options are those of ``config`` (a ``SearchConfig``; default ``SearchConfig()``),
+    each keyword given (not None) replacing its option: ``evaluation``: "model" (the fitted
+    evaluation, ``weights`` or the shipped ones) or "basic" (the hand-set one of the frozen
+    baseline).  ``prior``: "kinds" (the move-kind scores of ``priors``) or "none".
+    ``widen``, ``widen_exp``: progressive widening (0 turns it off: untried moves open at
+    random).  ``settle_leaves``: settle pending decisions before scoring a leaf (default:
+    with the model).  Unset options take ``EVALUATION_DEFAULTS`` for the evaluation chosen,
+    so ``evaluation="basic", prior="none", widen=0`` is the search as it was before the
+    fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
+    (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
+    whose tree is continued when this position follows from its root."""
+    if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
+        weights_path, weights = weights, None
+    else:
+        weights_path = None
+    cfg = config_of(config, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
+                    c=c, rollout_depth=rollout_depth, leader_value=leader_value,
+                    capacity=capacity, batch=batch, evaluation=evaluation, prior=prior,
+                    widen=widen, widen_exp=widen_exp, settle_leaves=settle_leaves,
+                    commit_margin=commit_margin, weights=weights_path)
+    if weights is None and prior_w is None and cfg.weights is not None:
+        from .evaluate import load_weights
+        weights, prior_w = load_weights(cfg.weights)
+    return _search(st, cfg.resolved(), weights, prior_w, reuse)
+
+
+def _search(st, cfg, weights, prior_w, reuse):
+    """search() with a resolved SearchConfig: one run of a new ``Search`` (search/session.py)
+    from the subtree of ``reuse`` when the position follows from it."""
+    if cfg.iterations is None and cfg.time is None:
+        raise ValueError("give an iteration budget, a time budget or both")
+    start = time.perf_counter()
+    s = Search(st, cfg, weights=weights, prior_w=prior_w, reuse=reuse)
+    if s.forced:
+        move = s.legal[0]
+        return SearchResult(move, 0, time.perf_counter() - start, [(move, 0, 0.0)], 1)
+    info = s.run(cfg.iterations, cfg.time)
+    result = SearchResult(info.move, info.iterations, time.perf_counter() - start, info.alternatives,
+                          info.nodes)
+    result.trees = s.trees
+    result.root = s.root
+    result.viewer = s.viewer
+    result.reused = info.visits - info.iterations
+    # every player's mean reward over this search's iterations: the position's win chances
+    # under the search's own play
+    result.win_chances = info.win_chances
+    result.session = s
+    return result

@@ -38,7 +38,7 @@ from ..errors import IllegalMoveError, PositionError, TneError
 from ..formats import GAME_FORMAT, game_record, load_game_record
 from ..notation import move_text, parse_move
 from ..position import Position
-from ..search.mcts import search
+from ..search.session import search
 from . import views
 
 SAVE_FORMAT = "tne-web-game/2"
