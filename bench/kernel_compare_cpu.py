@@ -14,7 +14,10 @@ import time
 SNIP = """
 from tne_ai import bench as B
 from tne_ai.position import Position
-from tne_ai.search.session import search
+try:                       # search() is in session.py now, in mcts.py at older commits
+    from tne_ai.search.session import search
+except ImportError:
+    from tne_ai.search.mcts import search
 import time
 t = time.process_time()
 B.measure_games(2, games=4, repeats=1)
@@ -32,7 +35,10 @@ with tempfile.TemporaryDirectory() as cache:
                          capture_output=True, text=True, check=True)
 e, b, d = map(float, out.stdout.split()[-3:])
 from tne_ai import bench as B
-from tne_ai.search.session import search
+try:                       # search() is in session.py now, in mcts.py at older commits
+    from tne_ai.search.session import search
+except ImportError:
+    from tne_ai.search.mcts import search
 res = {"compile_cpu_engine_s": round(e, 2), "compile_cpu_baseline_search_s": round(b - e, 2),
        "compile_cpu_default_search_s": round(d - b, 2)}
 for name, st in (("start", B.positions_at(2, 0, 1)[0]), ("mid", B.positions_at(2, 100, 5)[0])):
