@@ -927,7 +927,9 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         w, prior, report = fit(records, holdout=holdout, seed=seed, every=every,
                                progress=progress.say)
         progress.end()
-        info = {"agent": agent_spec, "games": len(records), "seed": seed}
+        from tne_ai.provenance import provenance, spec_weights
+        info = {"agent": agent_spec, "games": len(records), "seed": seed,
+                "provenance": json.dumps(provenance(weights=spec_weights([agent_spec])))}
         try:
             save_weights(weights_out, w, prior, info)
         except OSError as e:

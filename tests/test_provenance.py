@@ -46,3 +46,26 @@ def test_a_copy_outside_a_checkout_reports_no_commit(tmp_path):
                           "from tne_ai.provenance import git_commit; print(git_commit())"],
                          cwd=site, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "None"
+
+
+def test_records_and_reviews_carry_provenance(tmp_path):
+    import json
+    from tne_ai.analyse import annotate
+    from tne_ai.tournament import read_records, run_tournament
+    shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
+    out = tmp_path / "games.jsonl"
+    run_tournament({"r": "random", "m": "mcts:iterations=8", "b": "mcts:iterations=8,eval=basic"},
+                   tables=[("r", "m"), ("r", "b")], games=1, seed=3, out=out, max_moves=4)
+    records = {tuple(a["name"] for a in rec["meta"]["agents"]): rec for _, rec in read_records(out)}
+    # the fitted evaluation's agent searched with the shipped weights; random and the basic
+    # evaluation use none
+    assert records[("r", "m")]["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
+    assert "weights_sha256" not in records[("r", "b")]["meta"]["provenance"]
+    for rec in records.values():
+        assert rec["meta"]["provenance"]["tne_ai"] == __version__
+        assert rec["meta"]["provenance"]["commit"] == git_commit()
+    reviewed = annotate(records[("r", "m")], [], {"iterations": 10})
+    made_by = reviewed["meta"]["analysis"]["provenance"]
+    assert made_by == {"tne_ai": __version__, "commit": git_commit(),
+                       "weights_sha256": {"shipped": shipped}}
+    json.dumps(reviewed)

@@ -329,8 +329,10 @@ def annotate(record, rows, budget):
     "summary", "moves"}`` (rows as ``review`` returns them)."""
     record = json.loads(json.dumps(record))
     players = record["start"]["players"]
+    from .provenance import provenance
     record.setdefault("meta", {})["analysis"] = {
-        "engine": "tne ISMCTS (tne_ai.search.mcts)", "budget": budget,
+        "engine": "tne ISMCTS (tne_ai.search)", "budget": budget,
+        "provenance": provenance(weights=[None]),
         "classes": {name: least for name, least in CLASSES},
         "summary": summary(rows, players), "moves": rows}
     return record

@@ -67,3 +67,18 @@ def provenance(weights=()):
     if digests:
         out["weights_sha256"] = digests
     return out
+
+
+def spec_weights(specs):
+    """The weights files the ``mcts`` agents among agent ``specs`` search with (None for the
+    shipped file), once each in order; agents without a fitted evaluation add nothing."""
+    from .search.config import SearchConfig
+    out = []
+    for spec in specs:
+        text = str(spec).strip()
+        if text.partition(":")[0].strip().lower() != "mcts":
+            continue
+        cfg = SearchConfig.from_spec(text)
+        if cfg.evaluation == "model" and cfg.weights not in out:
+            out.append(cfg.weights)
+    return out

@@ -186,6 +186,7 @@ def play_game(task):
     from .formats import game_record, game_result
     from .notation import move_text
     from .position import Position
+    from .provenance import provenance, spec_weights
 
     n = len(task["names"])
     pos = Position.new(n, seed=task["deal_seed"])
@@ -228,6 +229,7 @@ def play_game(task):
     }
     if forfeit is not None:
         meta["forfeit"] = forfeit
+    meta["provenance"] = provenance(weights=spec_weights(task["specs"]))
     return game_record(start, moves, game_result(pos.scores), meta)
 
 
