@@ -178,30 +178,20 @@ def plain_merge(bb, s, l0, l1, l2, treasures_count):
     return ((r0 & t0) | (r1 & t1) | (r2 & t2)) == U0
 
 
+SEEN_LEADER = 0       # seen[c], c < 4: bit 4 k + strength: a leader of colour c joining k kept
+SEEN_ALONE = 4        # bit c: a tile of colour c next to no kingdom was kept
+SEEN_TILE = 5         # bit 16 c + k: a tile of colour c joining kingdom k alone was kept
+SEEN_SWAP = 6         # bit k: a swap of k tiles was kept
+SEEN_SIZE = 7
+UNIFIED = MAX_KINGDOMS + 4    # kdil row: the squares whose unifying tile was kept
+
+
 @njit(cache=True, nogil=True)
-def group_last_action(st, moves, n, kmask, kdil, seen):
-    """At the last action of the turn: keep one move of each group of moves that end alike
-    (the module note, pruning (2)); return the new count.  Moves keep their order.  Scratch:
-    kmask, kdil (MAX_KINGDOMS + 5 rows) and seen (4 words).
-
-    Groups (the player to act is p; "plain" leaderless regions hold no monument tile, and no
-    treasure when the kingdom they join has or gets a trader; "stake" regions are p's paying
-    monuments', ``stake_regions``):
-
-    - a tile next to no kingdom: one per colour (no point, no kingdom changes);
-    - a tile joining one kingdom k (and maybe plain leaderless regions), completing no 2x2
-      of its colour: one per (colour, k): the same point to the same player;
-    - a unifying tile completing no 2x2 of its colour: one per square (it never scores, does
-      not count in the wars and is never removed, SPEC 4);
-    - a leader joining one kingdom k (and maybe plain regions) from the supply or from
-      outside k: one per (colour, k, revolt strength);
-    - a leader next to plain regions only, from outside the stake regions; a catastrophe on
-      an empty square or on a tile outside the stake regions; a withdraw of a leader outside
-      them: the pass stands for them (no score, no treasure, p's monument points unchanged);
-    - a swap: one per number of tiles."""
-    bb = st.view(np.uint64)
-    p = st[S.TO_ACT]
-    nk = label(bb, np.int64(-1), kmask)
+def kingdom_reach(st, bb, nk, kmask, kdil):
+    """Fill kdil for ``group_last_action``: rows k < nk the dilation of kingdom k, rows
+    MAX_KINGDOMS + c the squares completing a 2x2 of colour c, row UNIFIED cleared.  Return
+    the union of the dilations (n), the connecting squares (tiles, flipped tiles, leaders)
+    outside the kingdoms (l) and the kingdoms holding a trader (bit k)."""
     n0 = n1 = n2 = U0
     u0 = u1 = u2 = U0
     for k in range(nk):
@@ -220,12 +210,9 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
         kdil[MAX_KINGDOMS + c, 0] = b0
         kdil[MAX_KINGDOMS + c, 1] = b1
         kdil[MAX_KINGDOMS + c, 2] = b2
-        seen[c] = 0
-    w = MAX_KINGDOMS + 4                  # squares whose unifying tile was kept
-    kdil[w, 0] = U0
-    kdil[w, 1] = U0
-    kdil[w, 2] = U0
-    # connecting squares (tiles, flipped tiles, leaders); the leaderless ones
+    kdil[UNIFIED, 0] = U0
+    kdil[UNIFIED, 1] = U0
+    kdil[UNIFIED, 2] = U0
     c0 = bb[S.BB_FLIP] | bb[S.BB_LEADER]
     c1 = bb[S.BB_FLIP + 1] | bb[S.BB_LEADER + 1]
     c2 = bb[S.BB_FLIP + 2] | bb[S.BB_LEADER + 2]
@@ -233,79 +220,122 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
         c0 |= bb[S.tile_bb(c)]
         c1 |= bb[S.tile_bb(c) + 1]
         c2 |= bb[S.tile_bb(c) + 2]
-    l0 = c0 & ~u0
-    l1 = c1 & ~u1
-    l2 = c2 & ~u2
-    z0, z1, z2 = stake_regions(st, p)
-    traders = 0        # bit k: kingdom k holds a trader
+    traders = 0
     for q in range(st[S.PLAYERS]):
         ts = st[S.leader_sq(q, GREEN)]
         if ts >= 0:
             for k in range(nk):
                 if has(kmask[k, 0], kmask[k, 1], kmask[k, 2], ts):
                     traders |= 1 << k
-    alone_seen = 0     # bit c: a tile of colour c next to no kingdom was kept
-    tile_seen = 0      # bit 16 c + k: a tile of colour c joining kingdom k alone was kept
-    swap_seen = 0      # bit k: a swap of k tiles was kept
+    return n0, n1, n2, c0 & ~u0, c1 & ~u1, c2 & ~u2, traders
+
+
+@njit(cache=True, nogil=True)
+def keep_tile(bb, a, nk, n0, n1, n2, l0, l1, l2, traders, kdil, seen):
+    """``group_last_action`` on the tile move a: False if a tile of its group was kept."""
+    c = a // SQUARES
+    s = a % SQUARES
+    if not has(n0, n1, n2, s):
+        if (seen[SEEN_ALONE] >> c) & 1:
+            return False
+        seen[SEEN_ALONE] |= 1 << c
+        return True
+    if has(kdil[MAX_KINGDOMS + c, 0], kdil[MAX_KINGDOMS + c, 1], kdil[MAX_KINGDOMS + c, 2], s):
+        return True                       # completes a 2x2: its own group
+    k = only_kingdom(kdil, nk, s)
+    if k < 0:
+        if has(kdil[UNIFIED, 0], kdil[UNIFIED, 1], kdil[UNIFIED, 2], s):
+            return False
+        kdil[UNIFIED, s >> 6] |= U1 << np.uint64(s & 63)
+        return True
+    if plain_merge(bb, s, l0, l1, l2, (traders >> k) & 1 == 1):
+        key = 16 * c + k
+        if (seen[SEEN_TILE] >> key) & 1:
+            return False
+        seen[SEEN_TILE] |= 1 << key
+    return True
+
+
+@njit(cache=True, nogil=True)
+def keep_leader(st, bb, a, nk, n0, n1, n2, l0, l1, l2, z0, z1, z2, traders, kmask, kdil, seen):
+    """``group_last_action`` on the leader move a: False if the pass or a leader of its group
+    stands for it."""
+    p = st[S.TO_ACT]
+    c = (a - S.A_LEADER) // SQUARES
+    s = (a - S.A_LEADER) % SQUARES
+    origin = st[S.leader_sq(p, c)]
+    if not has(n0, n1, n2, s):
+        if plain_merge(bb, s, l0, l1, l2, c == GREEN):
+            return origin >= 0 and has(z0, z1, z2, origin)
+        return True
+    k = only_kingdom(kdil, nk, s)
+    if k < 0 or not plain_merge(bb, s, l0, l1, l2, c == GREEN or (traders >> k) & 1 == 1) \
+            or (origin >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], origin)):
+        return True
+    strength = 0
+    for q in range(st[S.PLAYERS]):
+        qs = st[S.leader_sq(q, c)]
+        if q != p and qs >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], qs):
+            strength = 1 + red_next_to(bb, s)     # a revolt: its strength counts
+    if strength < 4:
+        key = 4 * k + strength
+        if (seen[SEEN_LEADER + c] >> key) & 1:
+            return False
+        seen[SEEN_LEADER + c] |= 1 << key
+    return True
+
+
+@njit(cache=True, nogil=True)
+def group_last_action(st, moves, n, kmask, kdil, seen):
+    """At the last action of the turn: keep one move of each group of moves that end alike
+    (the module note, pruning (2)); return the new count.  Moves keep their order.  Scratch:
+    kmask, kdil (MAX_KINGDOMS + 5 rows) and seen (SEEN_SIZE words).
+
+    Groups (the player to act is p; "plain" leaderless regions hold no monument tile, and no
+    treasure when the kingdom they join has or gets a trader; "stake" regions are p's paying
+    monuments', ``stake_regions``):
+
+    - a tile next to no kingdom: one per colour (no point, no kingdom changes);
+    - a tile joining one kingdom k (and maybe plain leaderless regions), completing no 2x2
+      of its colour: one per (colour, k): the same point to the same player;
+    - a unifying tile completing no 2x2 of its colour: one per square (it never scores, does
+      not count in the wars and is never removed, SPEC 4);
+    - a leader joining one kingdom k (and maybe plain regions) from the supply or from
+      outside k: one per (colour, k, revolt strength);
+    - a leader next to plain regions only, from outside the stake regions; a catastrophe on
+      an empty square or on a tile outside the stake regions; a withdraw of a leader outside
+      them: the pass stands for them (no score, no treasure, p's monument points unchanged);
+    - a swap: one per number of tiles.
+
+    The tests of a tile and a leader are ``keep_tile`` and ``keep_leader``."""
+    bb = st.view(np.uint64)
+    p = st[S.TO_ACT]
+    nk = label(bb, np.int64(-1), kmask)
+    n0, n1, n2, l0, l1, l2, traders = kingdom_reach(st, bb, nk, kmask, kdil)
+    z0, z1, z2 = stake_regions(st, p)
+    for r in range(SEEN_SIZE):
+        seen[r] = 0
     kept = 0
     for i in range(n):
         a = moves[i]
         keep = True
         if a < S.A_LEADER:
-            c = a // SQUARES
-            s = a % SQUARES
-            if not has(n0, n1, n2, s):
-                if (alone_seen >> c) & 1:
-                    keep = False
-                else:
-                    alone_seen |= 1 << c
-            elif not has(kdil[MAX_KINGDOMS + c, 0], kdil[MAX_KINGDOMS + c, 1], kdil[MAX_KINGDOMS + c, 2], s):
-                k = only_kingdom(kdil, nk, s)
-                if k < 0:
-                    if has(kdil[w, 0], kdil[w, 1], kdil[w, 2], s):
-                        keep = False
-                    else:
-                        kdil[w, s >> 6] |= U1 << np.uint64(s & 63)
-                elif plain_merge(bb, s, l0, l1, l2, (traders >> k) & 1 == 1):
-                    key = 16 * c + k
-                    if (tile_seen >> key) & 1:
-                        keep = False
-                    else:
-                        tile_seen |= 1 << key
+            keep = keep_tile(bb, a, nk, n0, n1, n2, l0, l1, l2, traders, kdil, seen)
         elif a < S.A_WITHDRAW:
-            c = (a - S.A_LEADER) // SQUARES
-            s = (a - S.A_LEADER) % SQUARES
-            origin = st[S.leader_sq(p, c)]
-            if not has(n0, n1, n2, s):
-                if plain_merge(bb, s, l0, l1, l2, c == GREEN):
-                    keep = origin >= 0 and has(z0, z1, z2, origin)
-            else:
-                k = only_kingdom(kdil, nk, s)
-                if k >= 0 and plain_merge(bb, s, l0, l1, l2, c == GREEN or (traders >> k) & 1 == 1) \
-                        and (origin < 0 or not has(kmask[k, 0], kmask[k, 1], kmask[k, 2], origin)):
-                    strength = 0
-                    for q in range(st[S.PLAYERS]):
-                        qs = st[S.leader_sq(q, c)]
-                        if q != p and qs >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], qs):
-                            strength = 1 + red_next_to(bb, s)     # a revolt: its strength counts
-                    if strength < 4:
-                        key = 4 * k + strength
-                        if (seen[c] >> key) & 1:
-                            keep = False
-                        else:
-                            seen[c] |= 1 << key
+            keep = keep_leader(st, bb, a, nk, n0, n1, n2, l0, l1, l2, z0, z1, z2, traders, kmask,
+                               kdil, seen)
         elif a < S.A_CATASTROPHE:
             keep = has(z0, z1, z2, st[S.leader_sq(p, a - S.A_WITHDRAW)])
         elif a < S.A_SWAP:
             keep = has(z0, z1, z2, a - S.A_CATASTROPHE)
         elif a < S.A_PASS:
-            k = 0
+            k = np.int64(0)
             for c in range(4):
                 k += S.SWAP_COUNTS[a - S.A_SWAP, c]
-            if (swap_seen >> k) & 1:
+            if (seen[SEEN_SWAP] >> k) & 1:
                 keep = False
             else:
-                swap_seen |= 1 << k
+                seen[SEEN_SWAP] |= 1 << k
         if keep:
             moves[kept] = a
             kept += 1
@@ -476,7 +506,7 @@ class EndgameScratch:
         self.values = np.empty((MAX_PLY, 4), dtype=np.float64)
         self.kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
         self.kdil = np.empty((MAX_KINGDOMS + 5, 3), dtype=np.uint64)
-        self.seen = np.empty(4, dtype=np.int64)
+        self.seen = np.empty(SEEN_SIZE, dtype=np.int64)
         self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
         self.world = np.empty(S.STATE_SIZE, dtype=np.int64)
 
