@@ -74,6 +74,7 @@ class EngineServer:
         self.last = None            # the last search (SearchResult with its trees), for reuse
         self.worker = None
         self.stop_event = threading.Event()
+        self.current = None         # the Search running now (its stop() is what stop calls)
         self.abandon = False
         self.busy = False           # from go until its bestmove is written
 
@@ -125,9 +126,9 @@ class EngineServer:
 
     def _quit(self):
         self.abandon = True  # before the stop: a worker that sees the stop sees this too
-        self.stop_event.set()
+        self._stop_search()
         if self.worker is not None:
-            self.worker.join(timeout=5)  # a slice in progress ends soon; then exit regardless
+            self.worker.join(timeout=5)  # the search ends after its batch; then exit regardless
 
     def _idle(self, what):
         if self.searching():
@@ -195,7 +196,23 @@ class EngineServer:
         return p
 
     def do_stop(self, msg):
-        self.stop_event.set()  # no search running: nothing to stop
+        self._stop_search()  # no search running: nothing to stop
+
+    def _stop_search(self):
+        """Stop the go in progress within a batch of iterations, whatever its budget and
+        thread count: the flag ends the loop of slices and the plan, and the Search running
+        now (a slice or a follow-up of the plan) is stopped too."""
+        self.stop_event.set()
+        current = self.current
+        if current is not None:
+            current.stop()
+
+    def _started(self, search):
+        """Every search of a go registers here before it runs (``search(on_start=...)``); one
+        started after a stop is stopped at once (it ends after its first batch)."""
+        self.current = search
+        if self.stop_event.is_set():
+            search.stop()
 
     def do_go(self, msg):
         self._idle("go")
@@ -214,7 +231,8 @@ class EngineServer:
     # --- the search ---------------------------------------------------------------------
     def _search_options(self):
         o = self.options
-        return {"c": o["c"], "rollout_depth": o["rollout"], "leader_value": o["leader"]}
+        return {"c": o["c"], "rollout_depth": o["rollout"], "leader_value": o["leader"],
+                "on_start": self._started}
 
     def _run(self, st, msg, call):
         try:
@@ -291,7 +309,15 @@ class EngineServer:
             win = {a: m for a, _, m in alternatives}.get(best, win)
         win = None if done == 0 and reused == 0 else win  # a forced move is not searched
         rest = []
-        if more and not self.abandon:
+        if more and not self.abandon and self.stop_event.is_set():
+            # stopped: answer at once with the quick plan of the info lines (or one made now
+            # at that budget), not with the follow-ups of the whole budget
+            if sketch is not None and sketch[0] == best:
+                rest = sketch[1]
+            else:
+                quick = {k: v for k, v in options.items() if k != "on_start"}
+                rest = plan_rest(st, best, INFO_PV_ITERATIONS, None, 1, seed, quick)
+        elif more and not self.abandon:
             it, sec = follow_up_budget(iterations if iterations is not None else max(32, done),
                                        None if iterations is not None else
                                        (seconds if not infinite else 0.5))
@@ -333,3 +359,10 @@ def main():
     """Serve on stdin/stdout (the `tne engine` command)."""
     server = EngineServer()
     server.serve()
+    # quit (or the end of input) was answered: leave at once.  The interpreter's own
+    # teardown (module and numba clean-up, joining idle pool threads) takes most of a second
+    # on a busy machine, and a GUI waits for the process to end; nothing is left to write.
+    import os
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

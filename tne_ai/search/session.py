@@ -419,7 +419,7 @@ def config_of(config=None, **keywords):
 def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, rollout_depth=None,
            leader_value=None, capacity=None, batch=None, evaluation=None, prior=None,
            widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None,
-           commit_margin=None, reuse=None, config=None):
+           commit_margin=None, reuse=None, config=None, on_start=None):
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
     by summing visits and values per action.  Returns a SearchResult.
@@ -434,7 +434,8 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
     so ``evaluation="basic", prior="none", widen=0`` is the search as it was before the
     fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
     (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
-    whose tree is continued when this position follows from its root."""
+    whose tree is continued when this position follows from its root; ``on_start(s)`` is
+    called with the Search before it runs, so that another thread can ``s.stop()`` it."""
     if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
         weights_path, weights = weights, None
     else:
@@ -447,16 +448,18 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
     if weights is None and prior_w is None and cfg.weights is not None:
         from .evaluate import load_weights
         weights, prior_w = load_weights(cfg.weights)
-    return _search(st, cfg.resolved(), weights, prior_w, reuse)
+    return _search(st, cfg.resolved(), weights, prior_w, reuse, on_start)
 
 
-def _search(st, cfg, weights, prior_w, reuse):
+def _search(st, cfg, weights, prior_w, reuse, on_start=None):
     """search() with a resolved SearchConfig: one run of a new ``Search`` (search/session.py)
     from the subtree of ``reuse`` when the position follows from it."""
     if cfg.iterations is None and cfg.time is None:
         raise ValueError("give an iteration budget, a time budget or both")
     start = time.perf_counter()
     s = Search(st, cfg, weights=weights, prior_w=prior_w, reuse=reuse)
+    if on_start is not None:       # the caller may stop it from another thread (tne engine)
+        on_start(s)
     if s.forced:
         move = s.legal[0]
         return SearchResult(move, 0, time.perf_counter() - start, [(move, 0, 0.0)], 1)
