@@ -212,3 +212,5 @@ def test_a_forced_decision_is_answered_without_a_win_chance(engine):
     engine.send({"type": "go", "iterations": 500})
     best = engine.until("bestmove")[-1]
     assert best["move"] == "commit 0" and best["win"] is None and best["pv"] == ["commit 0"]
+    # its one alternative is itself, unsearched: no win chance there either
+    assert best["alternatives"] == [{"move": "commit 0", "visits": 0, "win": None}]

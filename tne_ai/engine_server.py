@@ -332,7 +332,9 @@ class EngineServer:
         self.send_last({"type": "bestmove", "move": move_text(best), "win": _r(win), "pv": pv,
                    "pv_win": [_r(win)] + [_r(w) for _, w, _ in rest],
                    "iterations": done + reused, "nodes": nodes, "seconds": round(elapsed, 4),
-                   "alternatives": [{"move": move_text(a), "visits": v, "win": round(m, 4)}
+                   # a move the search never went through (a forced move) has no win chance
+                   "alternatives": [{"move": move_text(a), "visits": v,
+                                     "win": round(m, 4) if v > 0 else None}
                                     for a, v, m in alternatives[:10]]})
 
     @staticmethod
