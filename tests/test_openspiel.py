@@ -446,22 +446,27 @@ import numpy as np
 import jax
 sys.path.insert(0, "examples")
 import openspiel_policy_gradient as example
-pg = example.learners(seed=0, hidden=(16,))
-before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
-example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
-changed = []
-for p in range(2):
-    after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
-    changed.append(len(after) == len(before[p]) > 0
-                   and any(not np.array_equal(a, b) for a, b in zip(after, before[p])))
-print(json.dumps({"changed": changed, "match": example.match(pg, games=2, max_moves=20)}))
+result = {}
+for shared in (True, False):
+    pg = example.learners(seed=0, hidden=(16,), shared=shared)
+    before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
+    example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
+    changed = []
+    for p in range(2):
+        after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
+        changed.append(len(after) == len(before[p]) > 0
+                       and any(not np.array_equal(a, b) for a, b in zip(after, before[p])))
+    result["shared" if shared else "per seat"] = {
+        "same": pg[0] is pg[1], "changed": changed,
+        "match": example.match(pg, games=2, max_moves=20)}
+print(json.dumps(result))
 """
 
 
 def test_openspiel_policy_gradient_learns_on_the_tensors():
     """OpenSpiel's own actor-critic (open_spiel.python.jax.policy_gradient) trains on the
-    information state tensors of capped 2-player games (both seats' networks change), then
-    plays legal moves against OpenSpiel's random agent (examples/openspiel_policy_gradient.py;
+    information state tensors of capped 2-player games (the networks change), then plays
+    legal moves against OpenSpiel's random agent in both seats (examples/openspiel_policy_gradient.py;
     extra openspiel-jax).  In a fresh interpreter: JAX's threads must not be in the test
     process when later tests fork."""
     import json
@@ -473,9 +478,12 @@ def test_openspiel_policy_gradient_learns_on_the_tensors():
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["changed"] == [True, True]
-    wins, shared, losses = result["match"]
-    assert wins + shared + losses == 2
+    # one network for both seats, or one a seat: every network trained (both seats' games
+    # update the shared one), then one game in each seat
+    assert result["shared"]["same"] is True and result["per seat"]["same"] is False
+    for kind in ("shared", "per seat"):
+        assert result[kind]["changed"] == [True, True], kind
+        assert [sum(seat) for seat in result[kind]["match"]] == [1, 1], kind
 
 
 def test_illegal_actions_are_refused():
