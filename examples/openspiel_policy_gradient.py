@@ -5,7 +5,7 @@ OpenSpiel's random agent.
 Needs the extras ``openspiel`` and ``openspiel-jax`` (jax, dm-haiku, optax, rlax, chex: every
 tensor-based learner open_spiel 2.0.2 ships is written for JAX or PyTorch; JAX is the lighter).
 
-    python3 examples/openspiel_policy_gradient.py [--episodes 1500] [--games 200] [--seed 0]
+    python3 examples/openspiel_policy_gradient.py [--episodes 2200] [--games 200] [--seed 0]
 """
 import argparse
 import os
@@ -77,7 +77,9 @@ def train(episodes, seed=0, max_moves=O.MOVE_CAP, log=print, pg=None):
     learner in seat e % 2 in episode e, every game cut at ``max_moves`` moves and scored as
     it stands; returns the learners."""
     game = O.load_game(2, max_moves=max_moves)
-    env = rl_environment.Environment(game, seed=seed)
+    # the chance nodes (the draws) from a seeded sampler: Environment has no seed argument
+    env = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
     pg = learners(seed) if pg is None else pg
     np.random.seed(seed)  # OpenSpiel's random agent draws from numpy's global generator
     rand = [random_agent.RandomAgent(player_id=p, num_actions=S.N_ACTIONS) for p in range(2)]
@@ -96,7 +98,9 @@ def match(pg, games, seed=1, max_moves=O.MOVE_CAP):
     """The learners against the random agent in whole games, the learner in seat g % 2 in
     game g: (wins, shared, losses) of the learner in seat 0, then in seat 1."""
     game = O.load_game(2, max_moves=max_moves)
-    env = rl_environment.Environment(game, seed=seed)
+    # the chance nodes (the draws) from a seeded sampler: Environment has no seed argument
+    env = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
     np.random.seed(seed)  # OpenSpiel's random agent draws from numpy's global generator
     rand = [random_agent.RandomAgent(player_id=p, num_actions=S.N_ACTIONS) for p in range(2)]
     results = [[], []]
@@ -112,15 +116,15 @@ def match(pg, games, seed=1, max_moves=O.MOVE_CAP):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--episodes", type=int, default=1500)
-    ap.add_argument("--train-max-moves", type=int, default=100,
+    ap.add_argument("--episodes", type=int, default=2200)
+    ap.add_argument("--train-max-moves", type=int, default=30,
                     help="training games are cut after this many moves and scored as they stand")
     ap.add_argument("--games", type=int, default=200, help="games of the match (whole games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hidden", type=int, default=32, help="units of the one hidden layer")
     ap.add_argument("--optimizer", choices=["adam", "sgd"], default="adam")
-    ap.add_argument("--pi-lr", type=float, default=0.001)
-    ap.add_argument("--critic-lr", type=float, default=0.001)
+    ap.add_argument("--pi-lr", type=float, default=0.003)
+    ap.add_argument("--critic-lr", type=float, default=0.003)
     ap.add_argument("--entropy", type=float, default=0.01)
     ap.add_argument("--critic-steps", type=int, default=1, help="critic updates per policy update")
     ap.add_argument("--per-seat", action="store_true", help="one network a seat, not one shared")
