@@ -6,6 +6,13 @@ Needs the extras ``openspiel`` and ``openspiel-jax`` (jax, dm-haiku, optax, rlax
 tensor-based learner open_spiel 2.0.2 ships is written for JAX or PyTorch; JAX is the lighter).
 
     python3 examples/openspiel_policy_gradient.py [--episodes 2200] [--games 200] [--seed 0]
+
+The defaults (seed 0) train on 2,200 games cut at 30 moves, then play 200 whole games; that
+run's last lines (README, "Learning environments", has the whole output):
+
+    learner in seat 0: 51 won, 0 shared, 49 lost
+    learner in seat 1: 65 won, 0 shared, 35 lost
+    against random, 200 games: 116 won, 0 shared, 84 lost; score 0.580, 95% Wilson interval 0.511 .. 0.646
 """
 import argparse
 import os
