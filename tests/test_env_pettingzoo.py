@@ -115,3 +115,34 @@ def test_bad_arguments():
         env.step(S.A_COMMIT)
     with pytest.raises(E.EnvError, match="integer code"):
         env.step(1.5)
+
+
+def test_observations_and_infos_hide_what_an_agent_cannot_see():
+    """Along a 3-player game, every agent's observation (tensor and mask) and info stay the
+    same when the other hands, the bag order and the other players' scores change (the
+    flip of tests/test_env_encode.py); the render is a spectator's view and is not checked."""
+    from test_env_encode import flip_hidden
+    env = E.aec_env(players=3, seed=5)
+    env.reset()
+    rng = np.random.default_rng(5)
+    checked = 0
+    for step, agent in enumerate(env.agent_iter()):
+        obs, reward, terminated, truncated, info = env.last()
+        if step % 15 == 0 or terminated or truncated:
+            for p, other in enumerate(env.possible_agents):
+                seen = env.observe(other)
+                infos = dict(env.infos)
+                real = env.st.copy()
+                env.st[:] = flip_hidden(real, p, seed=step + p)
+                assert not np.array_equal(env.st, real)
+                after = env.observe(other)
+                assert np.array_equal(after["observation"], seen["observation"])
+                assert np.array_equal(after["action_mask"], seen["action_mask"])
+                assert env.infos == infos == {a: {} for a in env.agents}
+                env.st[:] = real
+                checked += 1
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked > 30

@@ -446,22 +446,27 @@ import numpy as np
 import jax
 sys.path.insert(0, "examples")
 import openspiel_policy_gradient as example
-pg = example.learners(seed=0, hidden=(16,))
-before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
-example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
-changed = []
-for p in range(2):
-    after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
-    changed.append(len(after) == len(before[p]) > 0
-                   and any(not np.array_equal(a, b) for a, b in zip(after, before[p])))
-print(json.dumps({"changed": changed, "match": example.match(pg, games=2, max_moves=20)}))
+result = {}
+for shared in (True, False):
+    pg = example.learners(seed=0, hidden=(16,), shared=shared)
+    before = [[np.array(x) for x in jax.tree_util.tree_leaves(a.hk_net_params)] for a in pg]
+    example.train(episodes=2, seed=0, max_moves=20, log=lambda text: None, pg=pg)
+    changed = []
+    for p in range(2):
+        after = [np.array(x) for x in jax.tree_util.tree_leaves(pg[p].hk_net_params)]
+        changed.append(len(after) == len(before[p]) > 0
+                       and any(not np.array_equal(a, b) for a, b in zip(after, before[p])))
+    result["shared" if shared else "per seat"] = {
+        "same": pg[0] is pg[1], "changed": changed,
+        "match": example.match(pg, games=2, max_moves=20)}
+print(json.dumps(result))
 """
 
 
 def test_openspiel_policy_gradient_learns_on_the_tensors():
     """OpenSpiel's own actor-critic (open_spiel.python.jax.policy_gradient) trains on the
-    information state tensors of capped 2-player games (both seats' networks change), then
-    plays legal moves against OpenSpiel's random agent (examples/openspiel_policy_gradient.py;
+    information state tensors of capped 2-player games (the networks change), then plays
+    legal moves against OpenSpiel's random agent in both seats (examples/openspiel_policy_gradient.py;
     extra openspiel-jax).  In a fresh interpreter: JAX's threads must not be in the test
     process when later tests fork."""
     import json
@@ -473,9 +478,12 @@ def test_openspiel_policy_gradient_learns_on_the_tensors():
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["changed"] == [True, True]
-    wins, shared, losses = result["match"]
-    assert wins + shared + losses == 2
+    # one network for both seats, or one a seat: every network trained (both seats' games
+    # update the shared one), then one game in each seat
+    assert result["shared"]["same"] is True and result["per seat"]["same"] is False
+    for kind in ("shared", "per seat"):
+        assert result[kind]["changed"] == [True, True], kind
+        assert [sum(seat) for seat in result[kind]["match"]] == [1, 1], kind
 
 
 def test_illegal_actions_are_refused():
@@ -492,3 +500,127 @@ def test_illegal_actions_are_refused():
         state.apply_action(S.A_COMMIT)  # no conflict
     assert np.array_equal(state.st, before) and state.history() == \
         [BLUE] * 6 + [BLACK] * 6
+
+
+# --- hidden information in the strings and tensors ---------------------------------------
+
+def flip_hidden_openspiel(state, seat, rs):
+    """A copy of the pyspiel state as seat sees it, with everything else changed: the other
+    hands and the bag dealt anew from their tiles together (hand sizes and bag size kept),
+    every other player's scores replaced, and the tiles of the other players' swaps in the
+    move history replaced (SPEC section 7: hands, the bag and swapped tiles are hidden; the
+    observation tensor hides the others' scores too)."""
+    out = state.clone()
+    st = out._core.st.copy()
+    n = int(st[S.PLAYERS])
+    others = [q for q in range(n) if q != seat]
+    pool = []
+    for c in range(4):
+        pool += [c] * int(st[S.BAG_COUNT + c])
+    sizes = {}
+    for q in others:
+        sizes[q] = int(st[S.HAND + 4 * q:S.HAND + 4 * q + 4].sum())
+        for c in range(4):
+            pool += [c] * int(st[S.HAND + 4 * q + c])
+    pool = list(rs.permutation(pool))
+    for q in others:
+        st[S.HAND + 4 * q:S.HAND + 4 * q + 4] = 0
+        for _ in range(sizes[q]):
+            st[S.HAND + 4 * q + pool.pop()] += 1
+    st[S.BAG_COUNT:S.BAG_COUNT + 4] = np.bincount(np.array(pool, dtype=np.int64), minlength=4)
+    for q in others:
+        st[S.SCORE + 5 * q:S.SCORE + 5 * q + 5] = rs.integers(0, 30, 5)
+    out._core.st = st
+    out._core.public = None
+    history = []
+    for q, public, full in out._core.history:
+        if q != seat and public.startswith(f"{q}:swap "):
+            count = int(public.split()[1])
+            letters = full.split()[1]
+            full = f"{q}:swap " + ("k" * count if letters != "k" * count else "r" * count)
+        history.append((q, public, full))
+    out._core.history = history
+    return out
+
+
+def views(state, p):
+    return (state.observation_string(p), state.information_state_string(p),
+            state.observation_tensor(p), state.information_state_tensor(p))
+
+
+def swap_happy_states(players, seed, every=17):
+    """Clones of a random pyspiel game (chance nodes included) every few nodes; a swap is
+    chosen whenever one is legal with probability 1/4, so that the history holds swaps."""
+    rs = np.random.RandomState(seed)
+    state = O.load_game(players).new_initial_state()
+    found = []
+    node = 0
+    while not state.is_terminal():
+        if node % every == 0:
+            found.append(state.clone())
+        node += 1
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(int(rs.choice([c for c, _ in outcomes], p=[p for _, p in outcomes])))
+            continue
+        legal = state.legal_actions()
+        swaps = [a for a in legal if S.A_SWAP <= a < S.A_PASS]
+        state.apply_action(int(rs.choice(swaps if swaps and rs.random_sample() < 0.25 else legal)))
+    found.append(state.clone())
+    return found
+
+
+def assert_views_hide(states, players, rs):
+    """For every state and player: the strings and tensors do not change when the hidden
+    information does, and do change with the player's own scores (which they show)."""
+    checked = 0
+    for state in states:
+        for p in range(players):
+            seen = views(state, p)
+            for _ in range(2):
+                flipped = flip_hidden_openspiel(state, p, rs)
+                others = [q for q in range(players) if q != p]
+                assert any(not np.array_equal(flipped.st[S.SCORE + 5 * q:S.SCORE + 5 * q + 5],
+                                              state.st[S.SCORE + 5 * q:S.SCORE + 5 * q + 5])
+                           for q in others)
+                assert views(flipped, p) == seen
+                checked += 1
+            own = state.clone()
+            own._core.st = state.st.copy()
+            own._core.st[S.SCORE + 5 * p + BLUE] += 1
+            changed = views(own, p)
+            assert changed[0] != seen[0] and changed[1] != seen[1]
+            assert changed[2] != seen[2] and changed[3] != seen[3]
+    return checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_strings_and_tensors_hide_what_a_player_cannot_see(players):
+    """Every player's observation and information state (strings and tensors) stay the same
+    when the other hands, the bag, the other players' scores and the tiles of their swaps
+    change: at every kind of decision (states of random engine games) and along a pyspiel
+    game with swaps in its history, chance nodes included."""
+    from test_env_encode import KINDS, kind_of, sample_kinds
+    rs = np.random.default_rng(players)
+    game = O.load_game(players)
+    by_kind = sample_kinds(players, seed=players, per_kind=1)
+    states = [O.state_from_array(game, found[0]) for found in by_kind.values()]
+    assert sorted(kind_of(s.st) for s in states) == sorted(name for name, _, _ in KINDS)
+    along = swap_happy_states(players, seed=players)
+    assert any(s.is_chance_node() for s in along)
+    assert any(" 1:swap " in s.information_state_string(0) for s in along)
+    checked = assert_views_hide(states + along, players, rs)
+    assert checked == 2 * players * (len(states) + len(along))
+
+
+def test_a_player_sees_his_own_scores_only():
+    state = O.load_game(3).new_initial_state()
+    for _ in range(18):
+        state.apply_action(RED)
+    state._core.st[S.SCORE:S.SCORE + 15] = [1, 2, 3, 4, 0, 5, 6, 7, 8, 1, 9, 9, 9, 9, 2]
+    state._core.public = None
+    text = [state.observation_string(p) for p in range(3)]
+    assert "score r1 b2 g3 k4 t0" in text[0] and "r5" not in text[0] and "r9" not in text[0]
+    assert "score r5 b6 g7 k8 t1" in text[1] and "r1 b2" not in text[1] and "r9" not in text[1]
+    assert "score r9 b9 g9 k9 t2" in text[2] and "r1 b2" not in text[2] and "r5" not in text[2]
+    assert "scores r1 b2 g3 k4 t0; r5 b6 g7 k8 t1; r9 b9 g9 k9 t2" in str(state)

@@ -34,10 +34,14 @@ The game
   sharing first place split 1 evenly, everyone else 0; before the end every return is 0.
   The returns always sum to 1: the game is declared ``CONSTANT_SUM`` with ``utility_sum`` 1,
   ``min_utility`` 0 and ``max_utility`` 1 (no mapping to -1..1 is made).
-- ``observation_string(p)``: p's hand, whose decision it is (or the draws owed), the board
-  (11 rows of 16 characters, ``. ~ r b g k # x`` as in position files), leaders, treasures,
-  monuments, every player's score, catastrophes and hand size, the bag's size, the tiles out
-  of the game and the hidden discards.
+- ``observation_string(p)``: p's hand and p's own scores (``score r1 b0 g2 k0 t0``: points of
+  each colour, treasures taken; the other players' scores are hidden, as in the observation
+  tensor), whose decision it is (or the draws owed), the board (11 rows of 16 characters,
+  ``. ~ r b g k # x`` as in position files), leaders, treasures, monuments, every player's
+  catastrophes and hand size, the bag's size, the tiles out of the game and the hidden
+  discards.  Nothing else of another hand, another player's scores or the bag's contents
+  shows (``tests/test_openspiel.py`` changes them and checks every player's strings and
+  tensors).  ``str(state)`` is the spectator's view: every hand and every score.
 - ``information_state_string(p)``: the observation plus the move history made in this state,
   one ``player:move`` token a move, where other players' swaps show only how many tiles they
   discarded (``1:swap 3``) and p's own swaps show the tiles.  The order of p's own draws is
@@ -207,6 +211,12 @@ def _counts(values):
     return " ".join(f"{B.COLOUR_LETTERS[c]}{int(values[c])}" for c in range(4))
 
 
+def _score_text(st, p):
+    """p's points: red, blue, green, black, then treasures taken (t)."""
+    return _counts(st[S.SCORE + 5 * p:S.SCORE + 5 * p + 4]) + \
+        f" t{int(st[S.SCORE + 5 * p + S.SCORE_TREASURE])}"
+
+
 def _public_lines(st, moves, max_moves):
     n = int(st[S.PLAYERS])
     if st[S.PHASE] == S.PH_OVER:
@@ -224,8 +234,6 @@ def _public_lines(st, moves, max_moves):
     treasures = " ".join(_SQUARE_NAMES[s] for s in np.flatnonzero(square_flags(st, S.BB_TREASURE)))
     monuments = " ".join(f"{B.MONUMENT_NAMES[m]}@{_SQUARE_NAMES[int(st[S.MON_SQ + m])]}"
                          for m in range(6) if st[S.MON_SQ + m] >= 0)
-    scores = "; ".join(_counts(st[S.SCORE + 5 * p:S.SCORE + 5 * p + 4])
-                       + f" t{int(st[S.SCORE + 5 * p + S.SCORE_TREASURE])}" for p in range(n))
     hand_sizes = " ".join(str(int(st[S.HAND + 4 * p:S.HAND + 4 * p + 4].sum())) for p in range(n))
     catastrophes = " ".join(str(int(st[S.CATASTROPHES + p])) for p in range(n))
     return [status,
@@ -233,7 +241,6 @@ def _public_lines(st, moves, max_moves):
             "leaders " + (leaders or "-"),
             "treasures " + (treasures or "-"),
             "monuments " + (monuments or "-"),
-            "scores " + scores,
             "catastrophes " + catastrophes,
             "hand sizes " + hand_sizes,
             f"bag {int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum())}; out of game "
@@ -384,11 +391,15 @@ class TigrisEuphratesState(pyspiel.State):
         st = core.st
         lines = [f"player {player}"]
         n = int(st[S.PLAYERS])
+        # a hand and its player's scores are behind his screen (docs/OBSERVATION.md): a
+        # player's own view shows his own, the all-players view every one, the public none
         if hands == "own":
             lines.append("hand " + _counts(st[S.HAND + 4 * player:S.HAND + 4 * player + 4]))
+            lines.append("score " + _score_text(st, player))
         elif hands == "all":
             lines.append("hands " + "; ".join(_counts(st[S.HAND + 4 * p:S.HAND + 4 * p + 4])
                                               for p in range(n)))
+            lines.append("scores " + "; ".join(_score_text(st, p) for p in range(n)))
         if public:
             if core.public is None:
                 core.public = "\n".join(_public_lines(st, core.moves, core.max_moves))
