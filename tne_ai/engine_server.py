@@ -12,8 +12,9 @@ quick follow-up searches (``INFO_PV_ITERATIONS`` each, redone only when the best
 iteration budget is cut into slices of at most ``slice_iterations`` (so a budget that fits in
 one slice is exactly one ``search()`` call: the in-process ``mcts`` agent's move, for the same
 seed); a time budget and ``infinite`` into slices of ``info_interval`` seconds.  ``stop`` and
-``quit`` are seen between slices.  Then the rest of the turn is planned (analyse.plan_rest)
-and ``bestmove`` is sent.
+``quit`` stop the search running at the time (each registers itself through ``on_start``)
+after its batch of iterations, whatever the budget.  Then the rest of the turn is planned
+(analyse.plan_rest; after a stop, the quick plan of the info lines) and ``bestmove`` is sent.
 
 Seeds: the search of the k-th ``go`` since ``newgame`` (or the start) uses seed
 ``seed * 100003 + k``, as the ``mcts`` agent numbers its moves.
