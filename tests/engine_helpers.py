@@ -19,11 +19,21 @@ def tne_engine_command():
 
 
 class EngineProcess:
-    def __init__(self, command=None):
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+    """``binary``: stdin and stdout as bytes (``send`` takes raw bytes, for lines that are not
+    UTF-8); ``env``: variables set for the engine, None removing one."""
+
+    def __init__(self, command=None, binary=False, env=None):
+        environ = dict(os.environ, PYTHONPATH=str(ROOT))
+        for key, value in (env or {}).items():
+            if value is None:
+                environ.pop(key, None)
+            else:
+                environ[key] = value
+        self.binary = binary
+        text = {} if binary else {"text": True, "bufsize": 1}
         self.proc = subprocess.Popen(command or tne_engine_command(), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     bufsize=1, env=env, cwd=str(ROOT))
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=environ, cwd=str(ROOT), **text)
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -33,8 +43,13 @@ class EngineProcess:
         self.lines.put(None)
 
     def send(self, message):
-        text = message if isinstance(message, str) else json.dumps(message)
-        self.proc.stdin.write(text + "\n")
+        if self.binary:
+            raw = message if isinstance(message, bytes) else \
+                (message if isinstance(message, str) else json.dumps(message)).encode()
+            self.proc.stdin.write(raw + b"\n")
+        else:
+            text = message if isinstance(message, str) else json.dumps(message)
+            self.proc.stdin.write(text + "\n")
         self.proc.stdin.flush()
 
     def read(self, timeout=TIMEOUT):
@@ -68,6 +83,10 @@ class EngineProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        try:
+            self.stderr = self.proc.stderr.read()   # all the engine wrote there, once it ended
+        except (OSError, ValueError):
+            self.stderr = b"" if self.binary else ""
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 stream.close()

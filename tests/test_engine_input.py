@@ -3,20 +3,10 @@
 lives on, whatever the locale.  The engine runs as a subprocess under LANG=en_US.UTF-8 (the
 locale under which a text stdin refuses invalid UTF-8 by raising), its stdin written as bytes.
 """
-import json
-import os
-import queue
-import subprocess
-import sys
-import threading
-from pathlib import Path
-
 import pytest
 
+from engine_helpers import EngineProcess
 from tne_ai.protocol import MAX_LINE, ProtocolError, line_reader, parse_client
-
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 300  # the first start may compile the kernels on a loaded machine
 
 DEEP_OBJECT = '{"a":' * 6_000 + "1" + "}" * 6_000     # 30 KB of {"a":
 DEEP_ARRAY = "[" * 200_000                            # 200 KB of [
@@ -54,47 +44,14 @@ def hostile_lines():
     return lines
 
 
-class Engine:
-    """`tne engine` with a binary stdin and a thread reading its stdout lines."""
-
-    def __init__(self):
-        env = dict(os.environ, LANG="en_US.UTF-8", LC_ALL="en_US.UTF-8", PYTHONPATH=str(ROOT))
-        env.pop("PYTHONIOENCODING", None)
-        env.pop("PYTHONUTF8", None)
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "engine"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def send(self, raw):
-        self.proc.stdin.write(raw + b"\n")
-        self.proc.stdin.flush()
-
-    def read(self):
-        line = self.lines.get(timeout=TIMEOUT)
-        assert line is not None, self.proc.stderr.read().decode("utf-8", "replace")[-2000:]
-        return json.loads(line)
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.send(b'{"type":"quit"}')
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return self.proc.stderr.read().decode("utf-8", "replace")
+def _engine():
+    """`tne engine` under a UTF-8 locale, with a binary stdin (lines that are not UTF-8)."""
+    return EngineProcess(binary=True, env={"LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8",
+                                           "PYTHONIOENCODING": None, "PYTHONUTF8": None})
 
 
 def test_every_hostile_line_is_one_error_and_the_engine_lives():
-    engine = Engine()
+    engine = _engine()
     try:
         engine.send(b'{"type":"isready"}')
         assert engine.read()["type"] == "readyok"
@@ -108,9 +65,9 @@ def test_every_hostile_line_is_one_error_and_the_engine_lives():
         engine.send(b'{"type":"hello"}')
         assert engine.read()["type"] == "hello"
     finally:
-        stderr = engine.close()
-    assert engine.proc.returncode == 0, stderr
-    assert "Traceback" not in stderr
+        engine.close()
+    assert engine.proc.returncode == 0, engine.stderr
+    assert b"Traceback" not in engine.stderr
 
 
 @pytest.mark.parametrize("name,raw", hostile_lines(), ids=[n for n, _ in hostile_lines()])
