@@ -43,8 +43,8 @@ def test_hello_lists_options_with_types_and_ranges(engine):
     ("hello there", "not valid JSON"),
     ('{"type": "fly"}', "unknown message type 'fly'"),
     ('{"type": "go", "iterations": 0}', '"iterations" 0 is out of range'),
-    ('{"type": "setoption", "name": "threads", "value": 65}', "option threads: 65 is out of range"),
-    ('{"type": "setoption", "name": "c", "value": "high"}', "option c: expected a number"),
+    ('{"type": "setoption", "name": "threads", "value": 65}', "option threads=65 is out of range (1 <= x <= 64)"),
+    ('{"type": "setoption", "name": "c", "value": "high"}', "option c=high: expected a number"),
     ('{"type": "setoption", "name": "depth", "value": 3}', "unknown option 'depth'"),
     ('{"type": "position", "position": {"format": "tne-position/1"}}', "players: missing"),
 ])

@@ -19,7 +19,7 @@ def _view(p):
 def _searching(e, threads):
     p = Position.new(2, seed=21)
     e.send({"type": "position", "position": _view(p)})
-    e.send({"type": "go", "iterations": 100_000_000, "threads": threads})
+    e.send({"type": "go", "iterations": 10_000_000, "threads": threads})
     first = e.read()
     assert first["type"] == "info", first   # the search is under way
     return p
@@ -37,7 +37,7 @@ def test_stop_ends_a_huge_iteration_budget_within_a_second(threads):
         best = lines[-1]
         assert waited < 1.0, f"bestmove {waited:.2f} s after stop"
         assert best["move"] in [m.text() for m in p.legal_moves()]
-        assert best["iterations"] < 100_000_000
+        assert best["iterations"] < 10_000_000
         assert e.sync() == []          # the engine serves on
     finally:
         e.close()

@@ -44,9 +44,13 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
     values = {"seed": "3", "iterations": "5000", "time": "0.2", "threads": "2", "c": "0.7",
               "rollout": "-1", "leader": "0.5", "eval": "basic", "prior": "none", "widen": "2",
               "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0"}
-    assert set(values) == set(_OPTIONS["mcts"])
+    # the agent spec takes every option of the config (these by their older names, plus the
+    # tree's capacity and batch)
+    assert {C.canonical(k) for k in values} | {"capacity", "batch"} == set(_OPTIONS["mcts"])
     spec = "mcts:" + ",".join(f"{k}={v}" for k, v in values.items())
     cfg = SearchConfig.from_spec(spec)
+    from tne_ai.agents import parse_spec
+    assert SearchConfig(**parse_spec(spec)[1]) == cfg
     assert cfg == SearchConfig(seed=3, iterations=5000, time=0.2, threads=2, c=0.7, rollout=-1,
                                leader=0.5, evaluation="basic", prior="none", widen=2.0,
                                widen_exp=0.6, settle=True, weights="w.npz",

@@ -7,10 +7,10 @@ look-ahead work on determinizations, never on the hidden hands or bag order in t
 Spec strings: ``random``, ``greedy``, ``mcts``, ``openspiel-ismcts``, ``openspiel-mcts``, with
 options after a colon, e.g. ``mcts:time=0.2,threads=2``, ``mcts:iterations=5000,c=0.7``,
 ``greedy:seed=3``, ``openspiel-ismcts:simulations=100``, ``engine:python my_bot.py`` (any
-program speaking docs/PROTOCOL.md, see tne_ai.external).  mcts options: iterations, time
-(seconds), threads, c (UCB exploration), rollout (moves of random rollout before the
-evaluation; -1 plays to the end, 0 evaluates at once, the default), leader (evaluation value
-of a leader on the board), seed.  The OpenSpiel agents need the ``openspiel`` extra.
+program speaking docs/PROTOCOL.md, see tne_ai.external).  The mcts options are those of
+``SearchConfig`` (tne_ai/search/config.py ``options()``, README's table of search options:
+iterations, time, threads, c, seed, ...), parsed and bounded there.  The OpenSpiel agents
+need the ``openspiel`` extra.
 """
 import importlib
 import re
@@ -25,9 +25,9 @@ from .engine.rng import below, make_rng
 from .engine.scoring import final_values
 from .agent_base import Agent, AgentForfeit, AgentSpecError  # noqa: F401 (re-exported)
 from .external import ExternalAgent, parse_engine_spec
+from .search.config import SearchConfig, SearchConfigError, options as search_options, spec_values
 from .search.determinize import determinize
-from .search.mcts import DEFAULT_ROLLOUT
-from .search.session import search
+from .search.session import move_seed, next_search
 
 
 class RandomAgent(Agent):
@@ -94,48 +94,45 @@ class GreedyAgent(Agent):
 
 
 class MctsAgent(Agent):
-    """ISMCTS (tne_ai.search.mcts) with an iteration and/or time budget per move."""
+    """ISMCTS (tne_ai.search) with an iteration and/or time budget per move: the options
+    are those of a ``SearchConfig`` (tne_ai/search/config.py; canonical names or aliases),
+    each move's search a ``Search`` of the position as the mover sees it.  With reuse (the
+    model evaluation's default) the last Search moves on to the next decision when it
+    follows from it (``session.next_search``), so the tree grows on across a turn."""
 
-    def __init__(self, seed=0, iterations=None, time=None, threads=1, c=None, rollout=DEFAULT_ROLLOUT,
-                 leader=None, eval="model", prior="kinds", widen=None, wexp=None, settle=None,
-                 weights=None, margin=None, reuse=None):
-        if iterations is None and time is None:
-            time = 0.2
-        self.iterations = iterations
-        self.time = time
-        self.threads = threads
-        self.c = c
-        self.rollout = rollout
-        self.leader = leader
-        self.evaluation = eval
-        self.prior = prior
-        self.widen = widen
-        self.wexp = wexp
-        self.settle = None if settle is None else bool(settle)
-        self.margin = margin
-        from .search.mcts import DEFAULTS
-        self.reuse = DEFAULTS[eval]["reuse"] if reuse is None else bool(reuse)
-        self.last = None
+    def __init__(self, seed=0, config=None, **options):
+        cfg = config if config is not None else SearchConfig()
+        try:
+            cfg = cfg.replace(**options)
+        except SearchConfigError as e:
+            raise AgentSpecError(str(e)) from None
+        if cfg.iterations is None and cfg.time is None:
+            cfg = cfg.replace(time=0.2)
+        self.config = cfg
         self.weights = self.prior_w = None
-        if weights is not None:
+        if cfg.weights is not None:
             from .search.evaluate import load_weights
-            self.weights, self.prior_w = load_weights(weights)
-        self.seed = seed
+            self.weights, self.prior_w = load_weights(cfg.weights)
+        self.seed = int(seed)
         self.calls = 0
-        parts = [f"iterations={iterations}" if iterations is not None else None,
-                 f"time={time}" if time is not None else None]
+        self.last = None          # the Search of the last move (continued when it can be)
+        self.info = None          # its SearchInfo: visits and win chances of every root move
+        parts = [f"iterations={cfg.iterations}" if cfg.iterations is not None else None,
+                 f"time={cfg.time}" if cfg.time is not None else None]
         self.name = "mcts:" + ",".join(p for p in parts if p)
+
+    def __getattr__(self, name):          # agent.iterations, agent.c, ...: the config's
+        if name != "config" and "config" in self.__dict__ and hasattr(self.config, name):
+            return getattr(self.config, name)
+        raise AttributeError(name)
 
     def choose(self, position):
         self.calls += 1
-        result = search(position.st, reuse=self.last if self.reuse else None, iterations=self.iterations, seconds=self.time,
-                        threads=self.threads, seed=self.seed * 100003 + self.calls, c=self.c,
-                        rollout_depth=self.rollout, leader_value=self.leader,
-                        evaluation=self.evaluation, prior=self.prior, widen=self.widen,
-                        widen_exp=self.wexp, settle_leaves=self.settle, weights=self.weights,
-                        prior_w=self.prior_w, commit_margin=self.margin)
-        self.last = result
-        return result.move
+        cfg = self.config.replace(seed=move_seed(self.seed, self.calls))
+        s = next_search(self.last, position, cfg, weights=self.weights, prior_w=self.prior_w)
+        self.info = s.run(cfg.iterations, cfg.time)
+        self.last = s
+        return self.info.move
 
 
 def _engine_agent(**options):
@@ -145,10 +142,9 @@ def _engine_agent(**options):
 _OPTIONS = {
     "random": {"seed": int},
     "greedy": {"seed": int},
-    "mcts": {"seed": int, "iterations": int, "time": float, "threads": int, "c": float,
-             "rollout": int, "leader": float, "eval": str, "prior": str, "widen": float,
-             "wexp": float, "settle": int, "weights": str, "margin": float,
-             "reuse": int},
+    # mcts: every option of SearchConfig by its canonical name (aliases accepted), parsed and
+    # bounded by search/config.py (spec_values)
+    "mcts": {row.name: row.type for row in search_options()},
 }
 _CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
             "engine": _engine_agent}
@@ -184,14 +180,12 @@ def _registered(kind, spec):
 
 
 # The range of each numeric option (tne_ai/limits.py; README, "Limits"): (low, high, low open).
-_RANGES = {"seed": (0, L.MAX_SEED, False), "iterations": (1, L.MAX_ITERATIONS, False),
-           "simulations": (1, L.MAX_SIMULATIONS, False), "threads": (1, L.MAX_THREADS, False),
-           "time": (0, L.MAX_SECONDS, True), "c": (0, 1e6, True), "rollout": (-1, L.MAX_PLIES, False),
-           "leader": (-1e6, 1e6, False), "widen": (0, 100, False), "wexp": (0, 4, False),
-           "margin": (0, 1, False), "settle": (0, 1, False), "reuse": (0, 1, False)}
-# the text options with a fixed set of values (weights= is a path, checked when it is read)
-_CHOICES = {"eval": ("model", "basic"), "prior": ("kinds", "none"),
-            "playout": ("engine", "python")}
+# The range of each numeric option of the other agents (tne_ai/limits.py; README, "Limits"):
+# (low, high, low open).  The mcts options are bounded by search/config.py.
+_RANGES = {"seed": (0, L.MAX_SEED, False), "simulations": (1, L.MAX_SIMULATIONS, False),
+           "time": (0, L.MAX_SECONDS, True), "c": (0, L.MAX_EXPLORATION, True)}
+# the text options with a fixed set of values
+_CHOICES = {"playout": ("engine", "python")}
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
@@ -230,6 +224,11 @@ def parse_spec(spec):
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     _registered(kind, spec)
+    if kind == "mcts":        # the search's own parser: one name and one bound per option
+        try:
+            return kind, spec_values(spec)
+        except SearchConfigError as e:
+            raise AgentSpecError(str(e)) from None
     options = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")

@@ -5,58 +5,65 @@ The numba kernels are loaded once, at start (a tiny search warms them before the
 
 Searching
 ---------
-``go`` runs in a worker thread, in *slices*: each slice is one call of the public
-``search()``; the root statistics of the slices are merged (summed visits and rewards per
-action, the way root-parallel trees merge), and an ``info`` line follows each slice, its ``pv`` planned by
-quick follow-up searches (``INFO_PV_ITERATIONS`` each, redone only when the best move changes).  An
-iteration budget is cut into slices of at most ``slice_iterations`` (so a budget that fits in
-one slice is exactly one ``search()`` call: the in-process ``mcts`` agent's move, for the same
-seed); a time budget and ``infinite`` into slices of ``info_interval`` seconds.  ``stop`` and
-``quit`` stop the search running at the time (each registers itself through ``on_start``)
-after its batch of iterations, whatever the budget.  Then the rest of the turn is planned
-(analyse.plan_rest; after a stop, the quick plan of the info lines) and ``bestmove`` is sent.
+A ``go`` runs one ``Search`` (tne_ai/search/session.py) in a worker thread: ONE set of
+trees (``threads`` root-parallel ones) grown for the whole budget (``iterations``, ``time``
+or ``infinite``), never cut into fresh trees.  Every ``info_interval`` seconds the search
+pauses between batches for an ``info`` line read from the trees (iterations = the root's
+visits, which keep growing); the pauses do not change the search.  ``stop`` and ``quit``
+stop it after the batch in progress, whatever the budget.  ``bestmove`` gives the move the
+search chooses (the most visited; a root commit by the commit margin), its principal
+variation to the end of the turn read from the tree (``Search.pv_line``) and the
+statistics of the root moves.
 
-Seeds: the search of the k-th ``go`` since ``newgame`` (or the start) uses seed
-``seed * 100003 + k``, as the ``mcts`` agent numbers its moves.
+Options
+-------
+The engine's options are the search's (``SearchConfig``, tne_ai/search/config.py: one name,
+one bound and one check per option, the same as the ``mcts:`` spec and the Python API),
+listed by ``hello`` and set by ``setoption``, plus ``info_interval``.  ``iterations`` and
+``time``, the budget, are ``go``'s own keys (bounded by the same rows), and so is
+``threads`` for one search.
 
-Reuse between positions
------------------------
-The last search (its trees) is kept.  The next ``go`` starts from the subtree of the new
-position when that position follows from the last one without a draw (the second action of
-a turn, or after the opponents' decisions in a conflict: ``search(..., reuse=...)``), exactly
-as the in-process ``mcts`` agent does, so with the same seeds and an iteration budget of one
-slice the engine plays the agent's moves (``reuse``, on by default).  The position of a
-``game`` record is replayed from the previous one when the record extends it.
+Seeds and reuse
+---------------
+The k-th ``go`` since ``newgame`` (or the start) searches with seed ``move_seed(seed, k)``,
+as the ``mcts`` agent numbers its moves.  The last Search is kept: when the next position
+follows from its root without a draw (the second action of a turn, or after the opponents'
+decisions in a conflict) and reuse is on, it moves on to it (``session.next_search``, the
+agent's own rule), so with the same seed and iteration budget the engine plays the agent's
+moves with the agent's statistics.  The position of a ``game`` record is replayed from the
+previous one when the record extends it.
 """
 import sys
 import threading
 import time
 
 from . import __version__
-from . import state as S
-from .analyse import follow_up_budget, merge, may_continue, plan_rest
 from .errors import TneError
 from .notation import move_text
-from .protocol import (MAX_SECONDS, MAX_THREADS, PROTOCOL_VERSION, Option, ProtocolError, encode,
-                       line_reader,
-                       parse_client)
+from .protocol import PROTOCOL_VERSION, Option, ProtocolError, encode, line_reader, parse_client
+from .search.config import SearchConfig, SearchConfigError, canonical, check_value
+from .search.config import options as search_options
 
 ENGINE_NAME = "tne"
-INFO_PV_ITERATIONS = 256  # each follow-up search of the plan shown in info lines
 
 
-OPTIONS = [
-    Option("threads", "int", 1, 1, MAX_THREADS, "root-parallel search trees (go threads wins)"),
-    Option("seed", "int", 0, 0, 2 ** 63 - 1, "seed of the searches"),
-    Option("c", "float", None, 0.01, 10.0, "UCB exploration constant (null: the search's own)"),
-    Option("rollout", "int", 0, -1, 1000, "random moves before the evaluation (-1: to the end)"),
-    Option("leader", "float", None, 0.0, 10.0,
-           "evaluation value of a leader on the board (null: the evaluation's own)"),
-    Option("reuse", "bool", True, doc="start from the last search's subtree when the position follows from it"),
-    Option("pv", "bool", True, doc="plan the rest of the turn after the best move"),
-    Option("info_interval", "float", 0.5, 0.01, 60.0, "seconds per slice (time, infinite)"),
-    Option("slice_iterations", "int", 20000, 32, 10_000_000, "iterations per slice"),
-]
+def _option(row):
+    """The protocol Option of a SearchConfig row (hello lists it; setoption checks through
+    the config)."""
+    kind = {"int": "int", "float": "float", "bool": "bool", "choice": "string",
+            "path": "string"}[row.type]
+    default = row.default
+    option = Option(row.name, kind, default, row.low, row.high, row.help)
+    option.choices = row.choices
+    option.low_open = row.low_open
+    return option
+
+
+ENGINE_ONLY = [Option("info_interval", "float", 0.5, 0.01, 60.0,
+                      "seconds between the info lines of a go")]
+# iterations and time are go's own keys (its budget), not options
+GO_KEYS = ("iterations", "time")
+OPTIONS = [_option(row) for row in search_options() if row.name not in GO_KEYS] + ENGINE_ONLY
 
 
 class EngineServer:
@@ -67,12 +74,13 @@ class EngineServer:
         self.read_line = read_line or line_reader(sys.stdin.buffer)
         self._write = write_line or self._stdout
         self.lock = threading.Lock()
-        self.options = {o.name: o.default for o in OPTIONS}
+        self.config = SearchConfig()            # the search options set so far
+        self.options = {o.name: o.default for o in ENGINE_ONLY}
         self.by_name = {o.name: o for o in OPTIONS}
         self.position = None        # Position of the player to act
         self.game = None            # (record moves, Position) of the last game position
         self.calls = 0
-        self.last = None            # the last search (SearchResult with its trees), for reuse
+        self.last = None            # the last Search (its trees), for reuse
         self.worker = None
         self.stop_event = threading.Event()
         self.current = None         # the Search running now (its stop() is what stop calls)
@@ -146,14 +154,21 @@ class EngineServer:
 
     def do_setoption(self, msg):
         self._idle("setoption")
-        option = self.by_name.get(msg["name"])
-        if option is None:
+        name = msg["name"]
+        if name in self.options:
+            self.options[name] = self.by_name[name].check(msg["value"])
+            return
+        try:
+            key = canonical(name)
+        except SearchConfigError:
+            key = None
+        if key is None or key in GO_KEYS:
             import json
             from .limits import clip
-            name = clip(json.dumps(msg["name"])[1:-1], 60)   # a hostile name: short, one line
-            raise ProtocolError(f"unknown option '{name}' (options: "
+            shown = clip(json.dumps(name)[1:-1], 60)   # a hostile name: short, one line
+            raise ProtocolError(f"unknown option '{shown}' (options: "
                                 f"{', '.join(self.by_name)})")
-        self.options[option.name] = option.check(msg["value"])
+        self.config = self.config.replace(**{key: check_value(key, msg["value"])})
 
     def do_newgame(self, msg):
         self._idle("newgame")
@@ -201,16 +216,16 @@ class EngineServer:
 
     def _stop_search(self):
         """Stop the go in progress within a batch of iterations, whatever its budget and
-        thread count: the flag ends the loop of slices and the plan, and the Search running
-        now (a slice or a follow-up of the plan) is stopped too."""
+        thread count: its Search is stopped (a go whose Search is not made yet sees the flag
+        when it registers)."""
         self.stop_event.set()
         current = self.current
         if current is not None:
             current.stop()
 
     def _started(self, search):
-        """Every search of a go registers here before it runs (``search(on_start=...)``); one
-        started after a stop is stopped at once (it ends after its first batch)."""
+        """The Search of a go registers here before it runs; one registered after a stop is
+        stopped at once (it ends after its first batch)."""
         self.current = search
         if self.stop_event.is_set():
             search.stop()
@@ -230,11 +245,6 @@ class EngineServer:
         self.worker.start()
 
     # --- the search ---------------------------------------------------------------------
-    def _search_options(self):
-        o = self.options
-        return {"c": o["c"], "rollout_depth": o["rollout"], "leader_value": o["leader"],
-                "on_start": self._started}
-
     def _run(self, st, msg, call):
         try:
             self._go(st, msg, call)
@@ -243,107 +253,43 @@ class EngineServer:
             self.error(f"go: internal error: {type(e).__name__}: {e}")
 
     def _go(self, st, msg, call):
-        from .search.session import search
-        o = self.options
-        threads = msg.get("threads", o["threads"])
-        seed = o["seed"] * 100003 + call
+        from .search.session import move_seed, next_search
+        cfg = self.config.replace(threads=msg.get("threads", self.config.threads),
+                                  seed=move_seed(self.config.seed, call))
         iterations, seconds = msg.get("iterations"), msg.get("time")
-        infinite = msg.get("infinite", False)
-        if infinite:
-            seconds = MAX_SECONDS
-        more = o["pv"] and may_continue(st)
-        budget_seconds = seconds * 0.8 if (seconds is not None and more and not infinite) else seconds
-        options = self._search_options()
-        parts = []
-        reused = 0
-        previous = self.last if o["reuse"] else None
-        self.last = None
+        if msg.get("infinite", False):
+            iterations, seconds = None, None       # until stop
+        s = next_search(self.last, st, cfg)
+        self.last = s
+        self._started(s)
         start = time.perf_counter()
-        done, nodes, slice_no = 0, 0, 0
-        sketch = None  # (first move, its quick plan) for the info lines
-        alternatives = None
-        while True:  # at least one slice, then until the budget is spent or stop
-            if iterations is not None:
-                step = min(iterations - done, o["slice_iterations"])
-                if step <= 0:
-                    break
-            else:
-                step = None
-            if budget_seconds is not None:
-                left = budget_seconds - (time.perf_counter() - start)
-                if left <= 0 and done > 0:
-                    break
-                slice_seconds = max(0.001, min(left, o["info_interval"]))
-            else:
-                slice_seconds = None
-            r = search(st, iterations=step, seconds=slice_seconds, threads=threads,
-                       seed=seed + 7919 * slice_no, reuse=previous if slice_no == 0 else None,
-                       **options)
-            if slice_no == 0:
-                reused = r.reused
-            self.last = r
-            slice_no += 1
-            done += r.iterations
-            nodes += r.nodes
-            parts.append(r.alternatives)
-            alternatives = merge(parts)
-            if r.iterations == 0:  # one legal move: nothing to search
-                break
-            info = self._info(alternatives, done + reused, nodes, time.perf_counter() - start)
-            if more:  # a quick plan of the rest of the turn after the best move so far
-                first = alternatives[0][0]
-                if sketch is None or sketch[0] != first:
-                    sketch = (first, plan_rest(st, first, INFO_PV_ITERATIONS, None, 1, seed,
-                                               options))
-                info["pv"] += [move_text(a) for a, _, _ in sketch[1]]
-            self.send(info)
-            if self.stop_event.is_set():
-                break
+
+        def report(info):
+            self.send(self._info(info, time.perf_counter() - start))
+        info = s.run(iterations, seconds, report=report, every=self.options["info_interval"])
         if self.abandon:
             return
-        best, _, win = alternatives[0]
-        if int(st[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) and done > 0:
-            # a commit is chosen as the search chooses it (smallest_commit), not by visits
-            from .search.mcts import DEFAULTS, commit_outcomes, smallest_commit
-            margin = DEFAULTS["model"]["commit_margin"]
-            best = r.move if slice_no == 1 else smallest_commit(alternatives, margin, commit_outcomes(st))
-            win = {a: m for a, _, m in alternatives}.get(best, win)
-        win = None if done == 0 and reused == 0 else win  # a forced move is not searched
-        rest = []
-        if more and not self.abandon and self.stop_event.is_set():
-            # stopped: answer at once with the quick plan of the info lines (or one made now
-            # at that budget), not with the follow-ups of the whole budget
-            if sketch is not None and sketch[0] == best:
-                rest = sketch[1]
-            else:
-                quick = {k: v for k, v in options.items() if k != "on_start"}
-                rest = plan_rest(st, best, INFO_PV_ITERATIONS, None, 1, seed, quick)
-        elif more and not self.abandon:
-            it, sec = follow_up_budget(iterations if iterations is not None else max(32, done),
-                                       None if iterations is not None else
-                                       (seconds if not infinite else 0.5))
-            rest = plan_rest(st, best, it, sec, threads, seed, options)
-        if self.abandon:
-            return
-        pv = [move_text(best)] + [move_text(a) for a, _, _ in rest]
         elapsed = time.perf_counter() - start
-        if rest:  # the plan is made: one more info line with the whole of it
-            info = self._info(alternatives, done + reused, nodes, elapsed)
-            self.send(dict(info, pv=pv))
-        self.send_last({"type": "bestmove", "move": move_text(best), "win": _r(win), "pv": pv,
-                   "pv_win": [_r(win)] + [_r(w) for _, w, _ in rest],
-                   "iterations": done + reused, "nodes": nodes, "seconds": round(elapsed, 4),
-                   # a move the search never went through (a forced move) has no win chance
-                   "alternatives": [{"move": move_text(a), "visits": v,
-                                     "win": round(m, 4) if v > 0 else None}
-                                    for a, v, m in alternatives[:10]]})
+        best = info.moves[0]
+        win = None if info.forced else _r(best.win)
+        pv = [move_text(a) for a in best.pv]
+        if not info.forced:
+            self.send(self._info(info, elapsed))
+        self.send_last({"type": "bestmove", "move": move_text(info.move), "win": win, "pv": pv,
+                        "pv_win": [None if info.forced else _r(w) for w in best.pv_win],
+                        "iterations": info.visits, "nodes": info.nodes,
+                        "seconds": round(elapsed, 4),
+                        # a move the search never went through (a forced move) has no win chance
+                        "alternatives": [{"move": move_text(a), "visits": v,
+                                          "win": round(m, 4) if v > 0 else None}
+                                         for a, v, m in info.alternatives[:10]]})
 
     @staticmethod
-    def _info(alternatives, iterations, nodes, seconds):
-        best, _, win = alternatives[0]
-        return {"type": "info", "iterations": iterations, "nodes": nodes,
-                "seconds": round(seconds, 4), "move": move_text(best), "win": _r(win),
-                "pv": [move_text(best)]}
+    def _info(info, seconds):
+        best = info.moves[0]
+        return {"type": "info", "iterations": info.visits, "nodes": info.nodes,
+                "seconds": round(seconds, 4), "move": move_text(info.move),
+                "win": _r(best.win), "pv": [move_text(a) for a in best.pv]}
 
 
 def _r(x):
@@ -353,9 +299,8 @@ def _r(x):
 def warm_up():
     """Load (or compile) the kernels the search uses: one tiny search of a new game."""
     from .position import Position
-    from .search.session import search
-    p = Position.new(2, seed=0)
-    search(p.st, iterations=64, seed=0)
+    from .search.session import Search
+    Search(Position.new(2, seed=0)).run(iterations=64)
 
 
 def main():

@@ -10,13 +10,14 @@ import math
 
 from .errors import TneError
 from .io.json_reader import read_json
+from . import limits as L
 from .limits import clip
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 4 << 20          # bytes in one line; a longer line is refused
-MAX_ITERATIONS = 100_000_000
-MAX_SECONDS = 3600.0
-MAX_THREADS = 64
+MAX_ITERATIONS = L.MAX_ITERATIONS    # go's budget and threads: the search's own bounds
+MAX_SECONDS = L.MAX_SECONDS
+MAX_THREADS = L.MAX_THREADS
 
 # client -> engine: type -> (required keys, optional keys)
 CLIENT_MESSAGES = {
@@ -192,6 +193,10 @@ class Option:
         d = {"name": self.name, "type": self.kind, "default": self.default}
         if self.lo is not None:
             d["min"], d["max"] = self.lo, self.hi
+        if getattr(self, "low_open", False):
+            d["min_open"] = True          # the minimum itself is not allowed
+        if getattr(self, "choices", ()):
+            d["choices"] = list(self.choices)
         if self.doc:
             d["doc"] = self.doc
         return d

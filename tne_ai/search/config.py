@@ -254,27 +254,7 @@ class SearchConfig:
         """The config of an ``mcts:`` agent spec (``mcts:iterations=5000,c=0.7``; the
         ``mcts:`` may be left out).  Every name of ``options()`` and its aliases is
         accepted; SearchConfigError names the first bad option."""
-        if not isinstance(spec, str):
-            raise SearchConfigError("a search spec is a string such as 'mcts:iterations=5000'")
-        kind, colon, rest = spec.strip().partition(":")
-        if not colon:
-            kind, rest = ("mcts", "") if kind.strip().lower() == "mcts" else ("mcts", kind)
-        if kind.strip().lower() != "mcts":
-            raise SearchConfigError(f"not an mcts spec: '{L.clip(spec, 80)}'")
-        values = {}
-        for item in filter(None, (x.strip() for x in rest.split(","))):
-            key, eq, text = item.partition("=")
-            key = key.strip().lower()
-            if not eq:
-                raise SearchConfigError(f"option '{L.clip(item, 40)}' in spec '{L.clip(spec, 80)}' "
-                                        f"needs a value (key=value)")
-            if key not in _BY_NAME and key not in _ALIASES:
-                raise SearchConfigError(f"unknown option '{L.clip(key, 40)}' for mcts in spec "
-                                        f"'{L.clip(spec, 80)}' (known: {', '.join(_BY_NAME)})")
-            row = _BY_NAME[canonical(key)]
-            where = f"option {key}={L.clip(text.strip(), 40)} in spec '{L.clip(spec, 80)}'"
-            values[row.name] = _from_text(row, text.strip(), where)
-        return cls(**values)
+        return cls(**spec_values(spec))
 
     def to_spec(self) -> str:
         """The ``mcts:`` spec of this config: the changed options by canonical name
@@ -284,3 +264,32 @@ class SearchConfig:
                 return "1" if v else "0"
             return repr(v) if isinstance(v, float) else str(v)
         return "mcts:" + ",".join(f"{k}={text(v)}" for k, v in self.changed().items())
+
+
+def spec_values(spec: str) -> dict:
+    """{canonical name: checked value} of the options an ``mcts:`` spec gives (the parser
+    behind ``SearchConfig.from_spec`` and the ``mcts`` agent spec); SearchConfigError names
+    the first bad option."""
+    if not isinstance(spec, str):
+        raise SearchConfigError("a search spec is a string such as 'mcts:iterations=5000'")
+    kind, colon, rest = spec.strip().partition(":")
+    if not colon:
+        kind, rest = ("mcts", "") if kind.strip().lower() == "mcts" else ("mcts", kind)
+    if kind.strip().lower() != "mcts":
+        raise SearchConfigError(f"not an mcts spec: '{L.clip(spec, 80)}'")
+    values = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, text = item.partition("=")
+        key = key.strip().lower()
+        if not eq:
+            raise SearchConfigError(f"option '{L.clip(item, 40)}' in spec '{L.clip(spec, 80)}' "
+                                    f"needs a value (key=value)")
+        if key not in _BY_NAME and key not in _ALIASES:
+            raise SearchConfigError(f"unknown option '{L.clip(key, 40)}' for mcts in spec "
+                                    f"'{L.clip(spec, 80)}' (known: {', '.join(_BY_NAME)})")
+        row = _BY_NAME[canonical(key)]
+        where = f"option {key}={L.clip(text.strip(), 40)} in spec '{L.clip(spec, 80)}'"
+        if row.name in values:
+            raise SearchConfigError(f"option {row.name} given twice in spec '{L.clip(spec, 80)}'")
+        values[row.name] = _from_text(row, text.strip(), where)
+    return values

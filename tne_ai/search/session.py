@@ -53,14 +53,15 @@ class SearchError(TneError):
 class MoveInfo:
     """One root move of a search: its visits (all threads), the mover's win chance (mean
     reward of the iterations through it), every player's win chance over this search's
-    iterations through it (None for a move only reached through an inherited subtree) and
-    its principal variation: the move, then the most visited replies while the same player
-    acts (to the end of his turn), as action codes."""
+    iterations through it (None for a move only reached through an inherited subtree), its
+    principal variation (``Search.pv_line``: the move, then his most visited actions to the
+    end of his turn, as action codes) and the mover's win chance at each move of it."""
     move: int
     visits: int
     win: float
     wins: Optional[List[float]]
     pv: List[int]
+    pv_win: List[Optional[float]] = field(default_factory=list)
 
 
 @dataclass
@@ -137,20 +138,27 @@ class Search:
         """True when the root has one legal move (nothing to search)."""
         return len(self.legal) == 1
 
-    def run(self, iterations: Optional[int] = None, seconds: Optional[float] = None) -> "SearchInfo":
+    def run(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
+            report=None, every: Optional[float] = None) -> "SearchInfo":
         """Continue the search: ``iterations`` more (all threads together) and/or
         ``seconds`` more, whichever ends first; neither: until ``stop()``.  Returns
-        ``result()``.  A forced move is not searched."""
+        ``result()``.  A forced move is not searched.  ``report(info)``, when given, is
+        called with ``result()`` every ``every`` seconds of the run (between rounds of
+        batches, all threads paused, so the statistics are consistent); the rounds do not
+        change the search: each thread keeps its share of the iterations, so the same
+        budget and seed give the same trees with or without reports."""
         if iterations is not None:
             if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
                 raise SearchError(f"iterations={iterations!r}: a positive integer")
-        if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
-                    not math.isfinite(seconds) or seconds <= 0:
-                raise SearchError(f"seconds={seconds!r}: a positive number")
+        for name, value in (("seconds", seconds), ("every", every)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not math.isfinite(value) or value <= 0):
+                raise SearchError(f"{name}={value!r}: a positive number")
+        if report is not None and every is None:
+            raise SearchError("report needs every (seconds between reports)")
         with self._lock:
             if not self.forced:
-                self._run(iterations, seconds)
+                self._run(iterations, seconds, report, every)
             self._stop.clear()
         return self.result()
 
@@ -195,28 +203,37 @@ class Search:
         trees, root, viewer = self._inherit
         return _subtree_of(trees[i] if i < len(trees) else None, root, viewer, self.root, self.legal)
 
-    def _run(self, iterations, seconds):
+    def _run(self, iterations, seconds, report=None, every=None):
         threads = self.config.threads
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else None
-        shares = [None] * threads
+        left = [None] * threads
         if iterations is not None:
-            shares = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
-        share = max(shares) if iterations is not None else None
+            left = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
+        share = max(left) if iterations is not None else None
         for i in range(threads):
             self._tree(i, share, seconds)
         self._inherit = None
+        pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+        try:
+            while True:     # rounds of batches: one round unless reports are asked for
+                begin = time.perf_counter()
+                until = deadline if every is None else \
+                    (begin + every if deadline is None else min(deadline, begin + every))
 
-        def one(i):
-            return self._batches(i, shares[i], deadline)
-
-        if threads == 1:
-            done = [one(0)]
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                done = list(pool.map(one, range(threads)))
-        self.iterations += sum(done)
-        self.seconds += time.perf_counter() - start
+                def one(i):
+                    return self._batches(i, left[i], until)
+                done = [one(0)] if pool is None else list(pool.map(one, range(threads)))
+                self.iterations += sum(done)
+                self.seconds += time.perf_counter() - begin
+                left = [None if x is None else x - d for x, d in zip(left, done)]
+                if self._stop.is_set() or (deadline is not None and time.perf_counter() >= deadline) \
+                        or all(x is not None and x <= 0 for x in left) or report is None:
+                    break
+                report(self.result())
+        finally:
+            if pool is not None:
+                pool.shutdown()
 
     def _batches(self, i, budget, deadline):
         """Batches of iterations on thread i's tree until its budget, the deadline or stop;
@@ -268,16 +285,23 @@ class Search:
         return move
 
     def pv(self, move: int) -> List[int]:
-        """The principal variation of a root move: the move, then the most visited child
-        while the player choosing it is the root's player (to the end of his turn), read
-        from the tree where the move has the most visits."""
+        """The principal variation of a root move (``pv_line``'s moves)."""
+        return self.pv_line(move)[0]
+
+    def pv_line(self, move: int) -> Tuple[List[int], List[Optional[float]]]:
+        """(moves, win chances) of a root move's principal variation: the move, then the
+        most visited child while the root's player chooses in the same turn, read from the
+        tree where the move has the most visits.  It ends where his turn ends, where
+        another player acts, or after a swap that draws tiles (what he draws is unknown);
+        each move's win chance is the mean reward of its node for him (None: unvisited)."""
         best, node = None, -1
         for tree in self.trees:
             for ch in (tree.children(0) if tree is not None else ()):
                 if int(tree.action[ch]) == move and (best is None or tree.visits[ch] > best.visits[node]):
                     best, node = tree, ch
-        line = [int(move)]
-        while best is not None:
+        line, wins = [int(move)], [_mean(best, node)]
+        st = _own_next(self.root, move)
+        while best is not None and st is not None and len(line) < PV_MAX:
             kids = [ch for ch in best.children(node) if best.visits[ch] > 0]
             if not kids:
                 break
@@ -285,7 +309,9 @@ class Search:
             if int(best.player[node]) != self.viewer:
                 break
             line.append(int(best.action[node]))
-        return line
+            wins.append(_mean(best, node))
+            st = _own_next(st, int(best.action[node]))
+        return line, wins
 
     def result(self, multipv: int = 1) -> SearchInfo:
         """The search so far as a SearchInfo, with ``multipv`` root moves (the chosen move
@@ -301,7 +327,8 @@ class Search:
         for a, v, m in order[:multipv]:
             through = sums[a, 4]
             wins = [float(x / through) for x in sums[a, :players]] if through > 0 else None
-            infos.append(MoveInfo(int(a), int(v), float(m), wins, self.pv(a)))
+            line, line_wins = self.pv_line(a)
+            infos.append(MoveInfo(int(a), int(v), float(m), wins, line, line_wins))
         root_sum = sum(sc.root_sum for sc in self.scratch)
         return SearchInfo(
             move=int(move), moves=infos, iterations=self.iterations,
@@ -331,11 +358,56 @@ class Search:
             return False
         moves = np.empty(S.MAX_MOVES, dtype=np.int64)
         legal = [int(m) for m in moves[:legal_moves(after, moves)]]
-        if not any(_subtree_of(t, self.root, self.viewer, after, legal) for t in self.trees):
+        # a root that was never searched (a forced move) passes on the trees it inherited
+        source = (self.trees, self.root, self.viewer)
+        if all(t is None for t in self.trees) and self._inherit is not None:
+            source = self._inherit
+        trees, root, viewer = source
+        if not any(_subtree_of(t, root, viewer, after, legal) for t in trees):
             return False
         with self._lock:
-            self._set_root(after, inherit=(self.trees, self.root, self.viewer))
+            self._set_root(after, inherit=source)
         return True
+
+
+PV_MAX = 16     # moves of a principal variation at most (a turn is two actions and decisions)
+
+
+def _mean(tree, node):
+    if tree is None or node < 0 or tree.visits[node] <= 0:
+        return None
+    return float(tree.value[node]) / int(tree.visits[node])
+
+
+def _own_next(st, code):
+    """The state after the player to act plays ``code``, while he still acts in the same
+    turn and nothing unknown to him was drawn (a swap from a non-empty bag draws); else None."""
+    if S.A_SWAP <= code < S.A_PASS and int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()) > 0:
+        return None
+    me, turn = int(st[S.TO_ACT]), int(st[S.TURN])
+    child = st.copy()
+    apply_action(child, int(code), make_rng(0))
+    if child[S.PHASE] == S.PH_OVER or int(child[S.TO_ACT]) != me or int(child[S.TURN]) != turn:
+        return None
+    return child
+
+
+def move_seed(seed: int, k: int) -> int:
+    """The seed of the k-th move's search for a player (agent or engine) seeded ``seed``."""
+    return (int(seed) * 100003 + int(k)) & 0x7FFFFFFFFFFFFFFF
+
+
+def next_search(last: Optional["Search"], position_or_state, config: SearchConfig, **kw) -> "Search":
+    """The Search for the next decision of a player: ``last`` moved on to the position
+    (``advance``: its trees and random streams continue) when the config asks for reuse,
+    the config is unchanged but for the seed, and the position follows from last's root;
+    else a new Search of the position with ``config``.  The agents and ``tne engine`` both
+    use it, so the same decisions give the same searches."""
+    cfg = config.resolved()
+    if last is not None and cfg.reuse and last.config.replace(seed=cfg.seed) == cfg \
+            and last.advance(position_or_state):
+        return last
+    return Search(position_or_state, config, **kw)
 
 
 def _subtree_of(old, root, viewer, st, legal):
