@@ -388,8 +388,9 @@ def apply(position, moves, seed, output):
                    "three marked, with their shares of the search visits.")
 def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     """Print the best move for whoever must act in POSITION (ISMCTS), its win chance and,
-    when it is the first action of a turn, the best second action after it."""
-    from tne_ai.analyse import best_turn
+    when it is the first action of a turn, the rest of the turn as the search plans it."""
+    from tne_ai.search.config import SearchConfig
+    from tne_ai.search.session import Search
 
     p = _load_position(position)
     if p.is_over():
@@ -397,38 +398,41 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     _require_hand_to_act(p)
     if seconds is None and iterations is None:
         seconds = 1.0
-    turn = best_turn(p.st, iterations=iterations, seconds=seconds, threads=threads, seed=seed)
-    result = turn.result
+    s = Search(p, SearchConfig(threads=threads, seed=seed))
+    info = s.run(iterations, seconds)
     from tne_ai.noise import noise_note, within_noise
     from tne_ai.notation import move_text
-    forced = len(p.legal_codes()) == 1
-    top = result.alternatives[:5]
+    best = info.moves[0]
+    win = None if info.forced else round(best.win, 4)
+    pv = [move_text(a) for a in best.pv]
+    pv_win = [None if info.forced or w is None else round(w, 4) for w in best.pv_win]
+    top = info.alternatives[:5]
     names = [move_text(int(a)) for a, _, _ in top]
-    tied = [n for n, f in zip(names[1:], within_noise(top)[1:]) if f] if not forced else []
+    tied = [n for n, f in zip(names[1:], within_noise(top)[1:]) if f] if not info.forced else []
     if svg_file is not None:
         from tne_ai.render import svg, visit_shares
         known_hands = [p.hand(i) is not None for i in range(p.players)]
-        marks = visit_shares(result.alternatives, chosen=result.move, top=4)
+        marks = visit_shares(info.alternatives, chosen=info.move, top=4)
         _write_svg(svg_file, svg(p.st, known_hands, p.to_act, marks))
     if as_json:
-        out = result.to_dict()
-        plan = turn.to_dict()
-        out["player"] = p.to_act
-        out["win"], out["pv"], out["pv_win"] = plan["win"], plan["pv"], plan["pv_win"]
-        out["alternatives"] = [dict(a, win=a["mean"]) for a in out["alternatives"][:10]]
-        out["forced"] = forced
-        out["within_noise"] = tied  # of the top five, those the search cannot tell from the best
+        out = {"move": move_text(info.move), "iterations": info.visits,
+               "seconds": round(info.seconds, 4), "nodes": info.nodes, "player": p.to_act,
+               "win": win, "pv": pv, "pv_win": pv_win,
+               "alternatives": [{"move": move_text(a), "visits": v, "mean": round(m, 4),
+                                 "win": round(m, 4) if v > 0 else None}
+                                for a, v, m in info.alternatives[:10]],
+               "forced": info.forced,
+               "within_noise": tied}  # of the top five, those the search cannot tell from the best
         click.echo(json.dumps(out, indent=1))
     else:
-        plan = turn.to_dict()
-        click.echo(plan["move"])
-        if plan["win"] is not None:
-            click.echo(f"win chance {100 * plan['win']:.1f}%")
-        for move, win in zip(plan["pv"][1:], plan["pv_win"][1:]):
-            click.echo(f"then {move}" + ("" if win is None else f" (win chance {100 * win:.1f}%)"))
-        if forced:
+        click.echo(pv[0])
+        if win is not None:
+            click.echo(f"win chance {100 * win:.1f}%")
+        for move, w in zip(pv[1:], pv_win[1:]):
+            click.echo(f"then {move}" + ("" if w is None else f" (win chance {100 * w:.1f}%)"))
+        if info.forced:
             click.echo("the only legal move: nothing to search")
-        elif tied and names[0] == plan["move"]:
+        elif tied and names[0] == pv[0]:
             click.echo(noise_note(top, names))
 
 

@@ -178,7 +178,7 @@ def test_a_swap_from_an_empty_bag_draws_nothing_so_the_plan_goes_on(tmp_path):
     """SPEC section 3: a swap draws as many tiles as it discards, so from an empty bag it draws
     none and the swapper knows the position after it; from a bag with tiles he does not."""
     from tne_ai import state as S
-    from tne_ai.analyse import after_own_move
+    from tne_ai.search.session import own_next as after_own_move
     from tne_ai.notation import parse_move
     from tne_ai.position import Position
     path = tmp_path / "ply0.json"

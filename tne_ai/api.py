@@ -164,28 +164,20 @@ class Analysis:
             self._queue.put(None)
 
     def _loop(self):
-        s, limit = self.search, self.limit
-        start_iterations = s.iterations
-        spent = 0.0
-        while not self._stopping.is_set():
-            seconds = self.interval
-            iterations = None
-            if limit is not None and limit.time is not None:
-                seconds = min(seconds, limit.time - spent)
-            if limit is not None and limit.iterations is not None:
-                iterations = limit.iterations - (s.iterations - start_iterations)
-            before = s.seconds
-            s.run(iterations, seconds if seconds > 0 else None)
-            info = s.result(self.multipv)
-            spent += s.seconds - before
-            self.lines = info_dicts(info, self.multipv)
-            self.info = self.lines[0]
-            for line in self.lines:
-                self._queue.put(line)
-            if info.forced or (limit is not None and (
-                    (limit.time is not None and spent >= limit.time) or
-                    (limit.iterations is not None and s.iterations - start_iterations >= limit.iterations))):
-                break
+        """One run of the Search for the whole limit (none: until stopped), an update every
+        ``interval`` seconds between its rounds, and the final one at its end."""
+        limit = self.limit if self.limit is not None else Limit()
+        if self._stopping.is_set():
+            return
+        final = self.search.run(limit.iterations, limit.time, report=self._publish,
+                                every=self.interval)
+        self._publish(final)
+
+    def _publish(self, info: SearchInfo) -> None:
+        self.lines = info_dicts(info, self.multipv)
+        self.info = self.lines[0]
+        for line in self.lines:
+            self._queue.put(line)
 
     def __iter__(self) -> Iterator[dict]:
         while True:

@@ -300,7 +300,7 @@ class Search:
                 if int(tree.action[ch]) == move and (best is None or tree.visits[ch] > best.visits[node]):
                     best, node = tree, ch
         line, wins = [int(move)], [_mean(best, node)]
-        st = _own_next(self.root, move)
+        st = own_next(self.root, move)
         while best is not None and st is not None and len(line) < PV_MAX:
             kids = [ch for ch in best.children(node) if best.visits[ch] > 0]
             if not kids:
@@ -310,7 +310,7 @@ class Search:
                 break
             line.append(int(best.action[node]))
             wins.append(_mean(best, node))
-            st = _own_next(st, int(best.action[node]))
+            st = own_next(st, int(best.action[node]))
         return line, wins
 
     def result(self, multipv: int = 1) -> SearchInfo:
@@ -379,7 +379,7 @@ def _mean(tree, node):
     return float(tree.value[node]) / int(tree.visits[node])
 
 
-def _own_next(st, code):
+def own_next(st, code):
     """The state after the player to act plays ``code``, while he still acts in the same
     turn and nothing unknown to him was drawn (a swap from a non-empty bag draws); else None."""
     if S.A_SWAP <= code < S.A_PASS and int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()) > 0:
