@@ -96,6 +96,35 @@ class _Share(click.ParamType):
 SEED = _Int(0, L.MAX_SEED)
 
 
+class _SearchOption(click.ParamType):
+    """A search option's value, read and bounded by its SearchConfig row (search/config.py),
+    so a bad one gets the line every face gives: ``option threads=0 is out of range (1 <= x
+    <= 64)``."""
+
+    def __init__(self, option):
+        from tne_ai.search.config import canonical, options
+        self.option = canonical(option)
+        self.row = next(r for r in options() if r.name == self.option)
+        self.name = self.row.type
+
+    def convert(self, value, param, ctx):
+        from tne_ai.search.config import SearchConfigError, parse_option
+        if not isinstance(value, str):
+            return value
+        try:
+            return parse_option(self.option, value)
+        except SearchConfigError as e:
+            self.fail(str(e), param, ctx)
+
+    def get_metavar(self, param, ctx=None):
+        r = self.row
+        if r.low is None:
+            return "|".join(r.choices) if r.choices else r.type.upper()
+        low = f"{r.low:g}" if isinstance(r.low, float) else str(r.low)
+        high = f"{r.high:g}" if isinstance(r.high, float) else str(r.high)
+        return f"{low}<x..{high}" if r.low_open else f"{low}..{high}"
+
+
 class _File(click.ParamType):
     """A file option checked when the command line is parsed, before any work (tne_ai.io.
     paths): ``out`` a file that can be written, else an existing file that can be read."""
@@ -375,13 +404,14 @@ def apply(position, moves, seed, output):
 
 @main.command()
 @click.argument("position")
-@click.option("--time", "seconds", type=_Seconds(), default=None,
+@click.option("--time", "seconds", type=_SearchOption("time"), default=None,
               help="Seconds to think (default 1.0 when --iterations is not given).")
-@click.option("--iterations", type=_Int(1, L.MAX_ITERATIONS), default=None,
+@click.option("--iterations", type=_SearchOption("iterations"), default=None,
               help="Search iterations (with --time: whichever is reached first).")
-@click.option("--threads", type=_Int(1, L.MAX_THREADS), default=1, show_default=True,
+@click.option("--threads", type=_SearchOption("threads"), default=1, show_default=True,
               help="Root-parallel search trees.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
+@click.option("--seed", type=_SearchOption("seed"), default=0, show_default=True,
+              help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print the move with its statistics as JSON.")
 @click.option("--svg", "svg_file", type=OUT_FILE, default=None, metavar="FILE",
               help="Also draw the position in FILE (SVG) with the move and the next best "

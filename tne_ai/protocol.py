@@ -151,12 +151,15 @@ def parse_client(line):
                                    and all(isinstance(m, str) for m in msg["legal"])):
             raise ProtocolError("position: \"legal\" must be a list of move texts")
     elif kind == "go":
-        if "iterations" in msg:
-            _number(msg, "iterations", 1, MAX_ITERATIONS, True)
-        if "time" in msg:
-            _number(msg, "time", 0, MAX_SECONDS, False)
-        if "threads" in msg:
-            _number(msg, "threads", 1, MAX_THREADS, True)
+        # the budget and threads are search options: checked by their SearchConfig rows, so
+        # the line is the one every face gives (go: option threads=0 is out of range ...)
+        from .search.config import SearchConfigError, check_value
+        for key in ("iterations", "time", "threads"):
+            if key in msg:
+                try:
+                    check_value(key, msg[key], f"go: option {key}={_echo(msg[key])}")
+                except SearchConfigError as e:
+                    raise ProtocolError(str(e)) from None
         infinite = msg.get("infinite", False)
         if not isinstance(infinite, bool):
             raise ProtocolError("go: \"infinite\" must be true or false")

@@ -188,11 +188,17 @@ def _from_text(row, text, where):
         kind = {"int": "int", "float": "float", "bool": "int (0 or 1)"}[row.type]
         raise SearchConfigError(f"{where} is not a valid {kind}")
     if row.type == "bool":
-        value = int(text)
-        if value not in (0, 1):
-            raise SearchConfigError(f"{where} is out of range (0 <= x <= 1)")
-        return bool(value)
+        return check_value(row.name, int(text), where)
     return check_value(row.name, int(text) if row.type == "int" else float(text), where)
+
+
+def parse_option(name: str, text: str) -> object:
+    """The value of option ``name`` (canonical or alias) from its text (a CLI flag's), or
+    SearchConfigError with the line every face gives (``option threads=0 is out of range
+    (1 <= x <= 64)``)."""
+    row = _BY_NAME[canonical(name)]
+    text = str(text).strip()
+    return _from_text(row, text, f"option {row.name}={L.clip(text, 40)}")
 
 
 @dataclass(frozen=True)
