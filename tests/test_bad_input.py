@@ -56,7 +56,7 @@ def test_huge_game_count_is_refused_at_once(tmp_path):
 
 def test_huge_iteration_budgets_are_refused():
     assert_user_error(run("bestmove", START, "--iterations", HUGE),
-                      f"--iterations: {HUGE} is not in the range 1..{L.MAX_ITERATIONS}")
+                      f"--iterations: option iterations={HUGE} is out of range (1 <= x <= {L.MAX_ITERATIONS})")
     with pytest.raises(AgentSpecError, match="out of range"):
         make_agent(f"mcts:iterations={HUGE}")
     assert_user_error(run("tournament", "--agent", f"a=mcts:iterations={HUGE}", "--agent",
@@ -258,10 +258,10 @@ def test_ctrl_c_stops_a_parallel_tournament_in_one_line(tmp_path):
 
 @pytest.mark.parametrize("args, line", [
     (["new", "--players", "7"], "--players: 7 is not in the range 2..4"),
-    (["bestmove", str(START), "--time", "-1"], "--time: -1 is not in the range 0 < x <= 3600"),
-    (["bestmove", str(START), "--iterations", "0"], "--iterations: 0 is not in the range "
-                                                    "1..10000000"),
-    (["bestmove", str(START), "--threads", "0"], "--threads: 0 is not in the range 1..64"),
+    (["bestmove", str(START), "--time", "-1"], "--time: option time=-1 is out of range (0 < x <= 3600)"),
+    (["bestmove", str(START), "--iterations", "0"], "--iterations: option iterations=0 is out "
+                                                    "of range (1 <= x <= 10000000)"),
+    (["bestmove", str(START), "--threads", "0"], "--threads: option threads=0 is out of range (1 <= x <= 64)"),
     (["tournament", "--agent", "a=random", "--agent", "b=random", "--games", "0"],
      "--games: 0 is not in the range 1..100000"),
     (["replay", str(START), "--ply", "-1"], "--ply: -1 is not in the range 0..50000"),

@@ -93,7 +93,7 @@ def test_each_number_option_is_bounded_with_one_line_at_both_ends(name):
     ("mcts:c=abc", "is not a valid float"),
     ("mcts:c=nan", "is not a valid float"),
     ("mcts:threads=1.5", "is not a valid int"),
-    ("mcts:settle=2", "expected true or false (1 or 0)"),
+    ("mcts:settle=2", "expected true or false"),
     ("mcts:eval=deep", "use one of model, basic"),
     ("mcts:prior=", "needs a value"),
     ("mcts:c", "needs a value"),
