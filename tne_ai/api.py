@@ -83,8 +83,8 @@ def _config(config: Optional[SearchConfig], seed: Optional[int]) -> SearchConfig
 
 
 def _check_multipv(multipv: int) -> int:
-    if isinstance(multipv, bool) or not isinstance(multipv, int) or not 1 <= multipv <= 256:
-        raise LimitError(f"multipv={L.clip(multipv, 40)} is out of range (1 <= x <= 256)")
+    if isinstance(multipv, bool) or not isinstance(multipv, int) or not 1 <= multipv <= L.MAX_MULTIPV:
+        raise LimitError(f"multipv={L.clip(multipv, 40)} is out of range (1 <= x <= {L.MAX_MULTIPV})")
     return multipv
 
 

@@ -9,6 +9,7 @@ MAX_SEED = 2 ** 63 - 1          # seeds: 0 .. 2^63-1 (numpy's generators and our
 MAX_ITERATIONS = 10_000_000     # search iterations per move (the tree counts visits in int32)
 MAX_SECONDS = 3600.0            # seconds of search per move
 MAX_THREADS = 64                # root-parallel search trees per move
+MAX_MULTIPV = 256               # lines (root moves) one analysis reports
 # Worker processes of a --jobs command (tournament, train, analyse).  Memory ceiling: a worker
 # holds about 165 MB (tne tournament --jobs 64 with greedy agents peaked at 10.5 GB in 66
 # processes) plus its search trees, 33 bytes a node: at most the iteration budget
