@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from engine_helpers import ROOT
-from tne_ai import limits as L
 from tne_ai.agents import AgentSpecError, make_agent
 from tne_ai.engine_server import GO_KEYS, EngineServer
 from tne_ai.errors import TneError
@@ -23,14 +22,7 @@ ROWS = {row.name: row for row in options()}
 # the CLI flags that set a search option (tne bestmove's)
 CLI_FLAGS = {"iterations": "--iterations", "time": "--time", "threads": "--threads",
              "seed": "--seed"}
-# each numeric option's bounds, from tne_ai/limits.py (README, "Limits")
-BOUNDS = {"c": (0.0, L.MAX_EXPLORATION, True), "widen": (0.0, L.MAX_WIDEN, False),
-          "widen_exp": (0.0, L.MAX_WIDEN_EXP, False), "commit_margin": (0.0, 1.0, False),
-          "rollout": (-1, L.MAX_PLIES, False),
-          "leader": (-L.MAX_LEADER_VALUE, L.MAX_LEADER_VALUE, False),
-          "threads": (1, L.MAX_THREADS, False), "capacity": (2, L.MAX_NODES, False),
-          "batch": (1, L.MAX_BATCH, False), "iterations": (1, L.MAX_ITERATIONS, False),
-          "time": (0.0, L.MAX_SECONDS, True), "seed": (0, L.MAX_SEED, False)}
+from test_search_config import BOUNDS   # each numeric option's bounds, from tne_ai/limits.py
 
 
 def _text(v):

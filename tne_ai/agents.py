@@ -25,7 +25,7 @@ from .engine.rng import below, make_rng
 from .engine.scoring import final_values
 from .agent_base import Agent, AgentForfeit, AgentSpecError  # noqa: F401 (re-exported)
 from .external import ExternalAgent, parse_engine_spec
-from .search.config import SearchConfig, SearchConfigError, options as search_options, spec_values
+from .search.config import SearchConfig, SearchConfigError, options as search_options, spec_items, spec_values
 from .search.determinize import determinize
 from .search.session import move_seed, next_search
 
@@ -230,17 +230,9 @@ def parse_spec(spec):
         except SearchConfigError as e:
             raise AgentSpecError(str(e)) from None
     options = {}
-    for item in filter(None, (x.strip() for x in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip().lower()
-        if not eq:
-            raise AgentSpecError(f"option '{L.clip(item, 40)}' in spec '{L.clip(spec, 80)}' needs "
-                                 f"a value (key=value)")
-        if key not in _OPTIONS[kind]:
-            raise AgentSpecError(f"unknown option '{L.clip(key, 40)}' for {kind} in spec "
-                                 f"'{L.clip(spec, 80)}' "
-                                 f"(known: {', '.join(_OPTIONS[kind])})")
-        options[key] = _option_value(kind, key, value.strip(), spec)
+    for key, value in spec_items(rest, spec, kind, _OPTIONS[kind], list(_OPTIONS[kind]),
+                                 AgentSpecError):
+        options[key] = _option_value(kind, key, value, spec)
     return kind, options
 
 

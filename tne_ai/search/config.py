@@ -272,6 +272,22 @@ class SearchConfig:
         return "mcts:" + ",".join(f"{k}={text(v)}" for k, v in self.changed().items())
 
 
+def spec_items(rest, spec, kind, known, listed, error):
+    """(key, value text) of each ``key=value`` of an agent spec's option text ``rest``
+    (lower-case keys, stripped values); ``error`` (an exception class) names an item
+    without ``=`` or a key not in ``known`` (``listed`` is what the message lists)."""
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, text = item.partition("=")
+        key = key.strip().lower()
+        if not eq:
+            raise error(f"option '{L.clip(item, 40)}' in spec '{L.clip(spec, 80)}' needs a value "
+                        f"(key=value)")
+        if key not in known:
+            raise error(f"unknown option '{L.clip(key, 40)}' for {kind} in spec "
+                        f"'{L.clip(spec, 80)}' (known: {', '.join(listed)})")
+        yield key, text.strip()
+
+
 def spec_values(spec: str) -> dict:
     """{canonical name: checked value} of the options an ``mcts:`` spec gives (the parser
     behind ``SearchConfig.from_spec`` and the ``mcts`` agent spec); SearchConfigError names
@@ -284,18 +300,11 @@ def spec_values(spec: str) -> dict:
     if kind.strip().lower() != "mcts":
         raise SearchConfigError(f"not an mcts spec: '{L.clip(spec, 80)}'")
     values = {}
-    for item in filter(None, (x.strip() for x in rest.split(","))):
-        key, eq, text = item.partition("=")
-        key = key.strip().lower()
-        if not eq:
-            raise SearchConfigError(f"option '{L.clip(item, 40)}' in spec '{L.clip(spec, 80)}' "
-                                    f"needs a value (key=value)")
-        if key not in _BY_NAME and key not in _ALIASES:
-            raise SearchConfigError(f"unknown option '{L.clip(key, 40)}' for mcts in spec "
-                                    f"'{L.clip(spec, 80)}' (known: {', '.join(_BY_NAME)})")
+    for key, text in spec_items(rest, spec, "mcts", list(_BY_NAME) + list(_ALIASES),
+                                list(_BY_NAME), SearchConfigError):
         row = _BY_NAME[canonical(key)]
-        where = f"option {key}={L.clip(text.strip(), 40)} in spec '{L.clip(spec, 80)}'"
+        where = f"option {key}={L.clip(text, 40)} in spec '{L.clip(spec, 80)}'"
         if row.name in values:
             raise SearchConfigError(f"option {row.name} given twice in spec '{L.clip(spec, 80)}'")
-        values[row.name] = _from_text(row, text.strip(), where)
+        values[row.name] = _from_text(row, text, where)
     return values
