@@ -116,6 +116,57 @@ def test_bad_options_get_one_line(args, fragment):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args, fragment", [
+    # the bounds of the search options (README, "Limits"; SearchConfig's rows)
+    (["--iterations", 0], "--iterations 0 is out of range (1 <= x <= 10000000)"),
+    (["--iterations", 10_000_001], "--iterations 10000001 is out of range (1 <= x <= 10000000)"),
+    (["--time", 0], "--time 0 is out of range (0 < x <= 3600)"),
+    (["--time", 3601], "--time 3601 is out of range (0 < x <= 3600)"),
+    (["--seed", 2 ** 63], f"--seed {2 ** 63} is out of range (0 <= x <= {2 ** 63 - 1})"),
+    (["--search", "mcts:threads=65"],
+     "--search: option threads=65 in spec 'mcts:threads=65' is out of range (1 <= x <= 64)"),
+    (["--search", "mcts:c=0"], "option c=0 in spec 'mcts:c=0' is out of range (0 < x <= 1e+06)"),
+    (["--search", "mcts:wexp=4.5"], "option wexp=4.5 in spec 'mcts:wexp=4.5' is out of range "
+                                    "(0 <= x <= 4)"),
+    (["--search", "mcts:iterations=0"], "option iterations=0 in spec 'mcts:iterations=0' is out "
+                                        "of range (1 <= x <= 10000000)"),
+    (["--search", "mcts:depth=3"], "--search: unknown option 'depth' for mcts"),
+    (["--search", "mcts:iterations=20", "--iterations", 30], "--iterations and iterations= in "
+                                                              "--search: give one"),
+    (["--search", "mcts:time=1", "--iterations", 30], "not both (--search gives one)"),
+])
+def test_search_options_out_of_range_get_one_line_naming_option_and_bound(args, fragment, tmp_path):
+    out = tmp_path / "out.json"
+    result = tne("analyse", RECORD, *args, "-o", out)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [result.stderr.strip()] and fragment in result.stderr
+    assert not out.exists()
+    with pytest.raises(AnalyseError, match=r"c=0 in spec 'mcts:c=0' is out of range \(0 < x"):
+        review(find_record(RECORD), iterations=10, config="mcts:c=0")
+
+
+def test_the_search_options_reach_every_searched_move(tmp_path):
+    # two root-parallel trees of 200 iterations each: 400 a searched move (the two commits
+    # are forced and not searched); the options are written with the review
+    out = tmp_path / "out.json"
+    result = tne("analyse", RECORD, "--search", "mcts:threads=2,eval=basic", "--iterations", 400,
+                 "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("game planted-blunder: 4 moves, 400 iterations a move; "
+                                    "search mcts:evaluation=basic,threads=2\n")
+    analysis = json.loads(out.read_text())["meta"]["analysis"]
+    assert analysis["search"] == "mcts:evaluation=basic,threads=2,iterations=400"
+    assert [r.get("iterations") for r in analysis["moves"]] == [400, 400, None, None]
+    # the basic evaluation reads no weights file: none is listed
+    assert "weights_sha256" not in analysis["provenance"]
+    # the same budget given inside the spec is the same review
+    again = tne("analyse", RECORD, "--search", "mcts:threads=2,eval=basic,iterations=400",
+                "-o", tmp_path / "again.json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "again.json").read_text())["meta"]["analysis"]["moves"] == \
+        analysis["moves"]
+
+
 def test_review_arguments():
     record = find_record(RECORD)
     with pytest.raises(AnalyseError, match="either an iteration budget or a time budget"):
