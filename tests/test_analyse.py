@@ -145,6 +145,28 @@ def test_search_options_out_of_range_get_one_line_naming_option_and_bound(args, 
         review(find_record(RECORD), iterations=10, config="mcts:c=0")
 
 
+def test_every_number_option_of_the_config_is_bounded_in_analyse_search_as_in_its_row():
+    """The --search spec of tne analyse is SearchConfig's: each number option one past either
+    end of its row's range (low itself when the range is open there) is one line naming it."""
+    from click.testing import CliRunner
+    from cli import main
+    from tne_ai.search.config import options
+    for row in options():
+        if row.type not in ("int", "float"):
+            continue
+        step = 1 if row.type == "int" else 0.5
+        for bad in ((row.low if row.low_open else row.low - step), row.high + step):
+            text = str(int(bad)) if row.type == "int" else repr(float(bad))
+            result = CliRunner().invoke(main, ["analyse", str(RECORD), "--search",
+                                               f"mcts:{row.name}={text}"])
+            assert result.exit_code == 2 and result.stdout == "", (row.name, result.output)
+            [line] = result.stderr.splitlines()
+            assert line.startswith(f"tne: error: --search: option {row.name}={text} in spec "), line
+            low, high = (str(v) if isinstance(v, int) else f"{v:g}" for v in (row.low, row.high))
+            low = f"{low} < x" if row.low_open else f"{low} <= x"
+            assert line.endswith(f"is out of range ({low} <= {high})"), line
+
+
 def test_the_search_options_reach_every_searched_move(tmp_path):
     # two root-parallel trees of 200 iterations each: 400 a searched move (the two commits
     # are forced and not searched); the options are written with the review
