@@ -134,6 +134,7 @@ def test_bad_options_get_one_line(args, fragment):
     (["--search", "mcts:iterations=20", "--iterations", 30], "--iterations and iterations= in "
                                                               "--search: give one"),
     (["--search", "mcts:time=1", "--iterations", 30], "not both (--search gives one)"),
+    (["--search", f"mcts:weights={RECORD}"], f"{RECORD}: not a weights file"),
 ])
 def test_search_options_out_of_range_get_one_line_naming_option_and_bound(args, fragment, tmp_path):
     out = tmp_path / "out.json"
@@ -181,6 +182,15 @@ def test_the_search_options_reach_every_searched_move(tmp_path):
     assert [r.get("iterations") for r in analysis["moves"]] == [400, 400, None, None]
     # the basic evaluation reads no weights file: none is listed
     assert "weights_sha256" not in analysis["provenance"]
+    # a weights file given is the one listed, by the SHA-256 of its bytes
+    import hashlib
+    from tne_ai.search.evaluate import WEIGHTS_FILE
+    result = tne("analyse", RECORD, "--search", f"mcts:weights={WEIGHTS_FILE}", "--iterations",
+                 50, "-o", tmp_path / "w.json")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads((tmp_path / "w.json").read_text())["meta"]["analysis"]["provenance"]
+    assert listed["weights_sha256"] == {
+        str(WEIGHTS_FILE): hashlib.sha256(open(WEIGHTS_FILE, "rb").read()).hexdigest()}
     # the same budget given inside the spec is the same review
     again = tne("analyse", RECORD, "--search", "mcts:threads=2,eval=basic,iterations=400",
                 "-o", tmp_path / "again.json")

@@ -316,7 +316,7 @@ def review(record, iterations=None, seconds=None, jobs=1, seed=None, progress=No
         jobs = parse_int(jobs, "jobs", 1, L.MAX_JOBS)
     except InputError as e:
         raise AnalyseError(str(e)) from None
-    if cfg.weights is not None and cfg.evaluation == "model":
+    if cfg.weights is not None:
         from .search.evaluate import load_weights
         load_weights(cfg.weights)      # a bad weights file: one error now, not one a move
     record = load_game_record(record)
