@@ -125,6 +125,21 @@ class _SearchOption(click.ParamType):
         return f"{low}<x..{high}" if r.low_open else f"{low}..{high}"
 
 
+class _SearchSpec(click.ParamType):
+    """An ``mcts:`` spec of search options, read by SearchConfig.from_spec."""
+
+    name = "spec"
+
+    def convert(self, value, param, ctx):
+        from tne_ai.search.config import SearchConfig, SearchConfigError
+        if not isinstance(value, str):
+            return value
+        try:
+            return SearchConfig.from_spec(value)
+        except SearchConfigError as e:
+            raise CliError(f"--search: {e}") from None
+
+
 class _File(click.ParamType):
     """A file option checked when the command line is parsed, before any work (tne_ai.io.
     paths): ``out`` a file that can be written, else an existing file that can be read."""
@@ -801,11 +816,15 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
         click.echo(_tournament_text(result))
 
 
-def _analyse_text(record, rows, budget):
+def _analyse_text(record, rows, budget, config=None):
     from tne_ai.analyse import CLASSES, summary
 
     meta = record.get("meta", {})
-    lines = [f"game {meta.get('game_id', '?')}: {len(rows)} moves, {budget} a move"]
+    options = {} if config is None else {k: v for k, v in config.changed().items()
+                                         if k not in ("iterations", "time", "seed")}
+    search = "" if not options else \
+        "; search " + type(config)().replace(**options).to_spec()
+    lines = [f"game {meta.get('game_id', '?')}: {len(rows)} moves, {budget} a move{search}"]
     plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
     head = ["player", "moves", "forced", "avg loss"] + [plural[n] for n, _ in reversed(CLASSES)]
     table = [head]
@@ -834,30 +853,47 @@ def _analyse_text(record, rows, budget):
 @click.argument("record_file", metavar="RECORD")
 @click.option("--game", "game", default=None, metavar="ID",
               help="The game id (meta.game_id). Default: the first record.")
-@click.option("--time", "seconds", type=_Seconds(), default=None,
+@click.option("--time", "seconds", type=_SearchOption("time"), default=None,
               help="Seconds of search per move.")
-@click.option("--iterations", type=_Int(1, L.MAX_ITERATIONS), default=None,
+@click.option("--iterations", type=_SearchOption("iterations"), default=None,
               help="Search iterations per move (default 10000 when --time is not given).")
+@click.option("--search", "search_spec", type=_SearchSpec(), default=None, metavar="SPEC",
+              help="Options of the per-move searches as an mcts spec, e.g. "
+                   "'mcts:threads=2,c=0.5' (the options and bounds of SearchConfig; "
+                   "README, 'Search options').")
 @click.option("--jobs", type=_Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Positions searched in parallel (processes).")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the searches.")
+@click.option("--seed", type=_SearchOption("seed"), default=None,
+              help="Seed of the searches (default 0).")
 @click.option("-o", "--output", type=OUT_FILE, default=None, metavar="FILE",
               help="Write the record with the review in meta.analysis (one JSON line; "
                    "tne replay shows it).")
 @click.option("--plot", "plot_file", type=OUT_FILE, default=None,
               metavar="FILE", help="Draw each player's win chance across the game with the "
                                    "mistakes marked (.png or .svg; needs matplotlib).")
-def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_file):
+def analyse(record_file, game, seconds, iterations, search_spec, jobs, seed, output, plot_file):
     """Review every move of a recorded game: the best move and its win chance against the
     move played, as the mover saw the position; inaccuracies, mistakes and blunders.
 
     RECORD is a records file (tne tournament --out) or one game record (tne play --out)."""
-    from tne_ai.analyse import annotate, load_record, plot, review
+    from tne_ai.analyse import annotate, load_record, plot, review, review_config
+    from tne_ai.search.config import SearchConfig
 
+    config = search_spec if search_spec is not None else SearchConfig()
+    for flag, name, value in (("--iterations", "iterations", iterations),
+                              ("--time", "time", seconds), ("--seed", "seed", seed)):
+        if value is not None and name in config.changed():
+            raise CliError(f"{flag} and {name}= in --search: give one")
+    iterations = iterations if iterations is not None else config.iterations
+    seconds = seconds if seconds is not None else config.time
     if seconds is not None and iterations is not None:
-        raise CliError("give --time or --iterations, not both")
+        raise CliError("give --time or --iterations, not both" + (
+            " (--search gives one)" if search_spec is not None and search_spec.changed().keys()
+            & {"iterations", "time"} else ""))
     if seconds is None and iterations is None:
         iterations = 10000
+    with _reported():
+        config = review_config(iterations, seconds, seed, config)
     if plot_file is not None and not plot_file.lower().endswith((".png", ".svg")):
         raise CliError(f"--plot {plot_file}: the plot is a .png or .svg file")
     if plot_file is not None:
@@ -883,11 +919,10 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
 
     with _reported():
         record = load_record(record_file, game)
-        rows = review(record, iterations=iterations, seconds=seconds, jobs=jobs, seed=seed,
-                      progress=progress)
+        rows = review(record, jobs=jobs, progress=progress, config=config)
     if bar is not None:
         bar.__exit__(None, None, None)
-    annotated = annotate(record, rows, budget)
+    annotated = annotate(record, rows, budget, config)
     if output is not None:
         try:
             with open(output, "w", encoding="utf-8") as f:
@@ -897,7 +932,7 @@ def analyse(record_file, game, seconds, iterations, jobs, seed, output, plot_fil
     if plot_file is not None:
         with _reported():
             plot(record, rows, plot_file)
-    click.echo(_analyse_text(record, rows, budget))
+    click.echo(_analyse_text(record, rows, budget, config))
 
 
 @main.command()

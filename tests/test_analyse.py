@@ -116,6 +116,89 @@ def test_bad_options_get_one_line(args, fragment):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args, fragment", [
+    # the bounds of the search options (README, "Limits"; SearchConfig's rows)
+    (["--iterations", 0], "--iterations: option iterations=0 is out of range (1 <= x <= 10000000)"),
+    (["--iterations", 10_000_001], "--iterations: option iterations=10000001 is out of range (1 <= x <= 10000000)"),
+    (["--time", 0], "--time: option time=0 is out of range (0 < x <= 3600)"),
+    (["--time", 3601], "--time: option time=3601 is out of range (0 < x <= 3600)"),
+    (["--seed", 2 ** 63], f"--seed: option seed={2 ** 63} is out of range (0 <= x <= {2 ** 63 - 1})"),
+    (["--search", "mcts:threads=65"],
+     "--search: option threads=65 in spec 'mcts:threads=65' is out of range (1 <= x <= 64)"),
+    (["--search", "mcts:c=0"], "option c=0 in spec 'mcts:c=0' is out of range (0 < x <= 1e+06)"),
+    (["--search", "mcts:wexp=4.5"], "option wexp=4.5 in spec 'mcts:wexp=4.5' is out of range "
+                                    "(0 <= x <= 4)"),
+    (["--search", "mcts:iterations=0"], "option iterations=0 in spec 'mcts:iterations=0' is out "
+                                        "of range (1 <= x <= 10000000)"),
+    (["--search", "mcts:depth=3"], "--search: unknown option 'depth' for mcts"),
+    (["--search", "mcts:iterations=20", "--iterations", 30], "--iterations and iterations= in "
+                                                              "--search: give one"),
+    (["--search", "mcts:time=1", "--iterations", 30], "not both (--search gives one)"),
+    (["--search", f"mcts:weights={RECORD}"], f"{RECORD}: not a weights file"),
+])
+def test_search_options_out_of_range_get_one_line_naming_option_and_bound(args, fragment, tmp_path):
+    out = tmp_path / "out.json"
+    result = tne("analyse", RECORD, *args, "-o", out)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [result.stderr.strip()] and fragment in result.stderr
+    assert not out.exists()
+    with pytest.raises(AnalyseError, match=r"c=0 in spec 'mcts:c=0' is out of range \(0 < x"):
+        review(find_record(RECORD), iterations=10, config="mcts:c=0")
+
+
+def test_every_number_option_of_the_config_is_bounded_in_analyse_search_as_in_its_row():
+    """The --search spec of tne analyse is SearchConfig's: each number option one past either
+    end of its row's range (low itself when the range is open there) is one line naming it."""
+    from click.testing import CliRunner
+    from cli import main
+    from tne_ai.search.config import options
+    for row in options():
+        if row.type not in ("int", "float"):
+            continue
+        step = 1 if row.type == "int" else 0.5
+        for bad in ((row.low if row.low_open else row.low - step), row.high + step):
+            text = str(int(bad)) if row.type == "int" else repr(float(bad))
+            result = CliRunner().invoke(main, ["analyse", str(RECORD), "--search",
+                                               f"mcts:{row.name}={text}"])
+            assert result.exit_code == 2 and result.stdout == "", (row.name, result.output)
+            [line] = result.stderr.splitlines()
+            assert line.startswith(f"tne: error: --search: option {row.name}={text} in spec "), line
+            low, high = (str(v) if isinstance(v, int) else f"{v:g}" for v in (row.low, row.high))
+            low = f"{low} < x" if row.low_open else f"{low} <= x"
+            assert line.endswith(f"is out of range ({low} <= {high})"), line
+
+
+def test_the_search_options_reach_every_searched_move(tmp_path):
+    # two root-parallel trees of 200 iterations each: 400 a searched move (the two commits
+    # are forced and not searched); the options are written with the review
+    out = tmp_path / "out.json"
+    result = tne("analyse", RECORD, "--search", "mcts:threads=2,eval=basic", "--iterations", 400,
+                 "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("game planted-blunder: 4 moves, 400 iterations a move; "
+                                    "search mcts:evaluation=basic,threads=2\n")
+    analysis = json.loads(out.read_text())["meta"]["analysis"]
+    assert analysis["search"] == "mcts:evaluation=basic,threads=2,iterations=400"
+    assert [r.get("iterations") for r in analysis["moves"]] == [400, 400, None, None]
+    # the basic evaluation reads no weights file: none is listed
+    assert "weights_sha256" not in analysis["provenance"]
+    # a weights file given is the one listed, by the SHA-256 of its bytes
+    import hashlib
+    from tne_ai.search.evaluate import WEIGHTS_FILE
+    result = tne("analyse", RECORD, "--search", f"mcts:weights={WEIGHTS_FILE}", "--iterations",
+                 50, "-o", tmp_path / "w.json")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads((tmp_path / "w.json").read_text())["meta"]["analysis"]["provenance"]
+    assert listed["weights_sha256"] == {
+        str(WEIGHTS_FILE): hashlib.sha256(open(WEIGHTS_FILE, "rb").read()).hexdigest()}
+    # the same budget given inside the spec is the same review
+    again = tne("analyse", RECORD, "--search", "mcts:threads=2,eval=basic,iterations=400",
+                "-o", tmp_path / "again.json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "again.json").read_text())["meta"]["analysis"]["moves"] == \
+        analysis["moves"]
+
+
 def test_review_arguments():
     record = find_record(RECORD)
     with pytest.raises(AnalyseError, match="either an iteration budget or a time budget"):

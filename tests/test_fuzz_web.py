@@ -156,7 +156,7 @@ def route_of(path):
 
 def _stop_analyses(client):
     for a in list(client.app.state.analyses.values()):
-        a.stop.set()
+        a.stop()
 
 
 @settings(suppress_health_check=list(settings.default.suppress_health_check)

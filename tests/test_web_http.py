@@ -4,6 +4,7 @@ import copy
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from starlette.testclient import TestClient
 
 from tne_ai.position import Position
 from tne_ai.web.app import MAX_BODY, create_app
-from tne_ai.web.games import LEVELS
+from tne_ai.web.games import LEVELS, Analysis, RequestError, checked_levels
 from test_web_browser import REVOLT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -380,6 +381,8 @@ def test_the_hint_is_searched_from_the_seats_view(client):
     h = r.json()
     legal = client.get(f"/api/games/{gid}?seat=0", headers=K).json()["legal"]
     assert h["move"] in legal and h["iterations"] == 4000
+    # one search: its root was visited once per iteration, and the moves listed share them
+    assert h["visits"] == 4000 and sum(m["visits"] for m in h["top"]) <= 4000
     assert h["top"][0]["move"] == h["move"] and 0 < h["top"][0]["share"] <= 1
 
 
@@ -508,6 +511,72 @@ def test_analysis_streams_until_its_budget_and_stops_on_request(client):
     with client.stream("GET", f"/api/analyses/{r['id']}/events") as s:
         last = [json.loads(x[6:]) for x in s.iter_lines() if x.startswith("data: ")][-1]
     assert last["done"] and last["iterations"] < 1_000_000
+
+
+def test_analysis_grows_one_tree_in_doubling_steps():
+    # steps of 1,000, 2,000, 4,000 and 8,000 iterations, then the 5,000 left of 20,000: after
+    # each, the iterations reported are the root visits of the one tree (fresh trees would
+    # have the last step's alone)
+    a = Analysis("t", Position.from_json(REVOLT, seed=0).st, 20000, seed=3)
+    seen, publish = [], a._publish
+
+    def published(info, alternatives):
+        publish(info, alternatives)
+        trees = a.search.trees
+        seen.append((a.snapshot["iterations"], len(trees), int(trees[0].visits[0])))
+    a._publish = published
+    a.run()
+    assert seen == [(n, 1, n) for n in (1000, 3000, 7000, 15000, 20000)]
+    assert a.done and a.error is None and a.snapshot["done"]
+    assert a.snapshot["iterations"] == a.snapshot["visits"] == 20000
+    assert a.search is None      # let go when done: its tree is freed
+
+
+def test_analysis_stop_ends_the_step_in_progress_and_the_tree_grows_no_more():
+    a = Analysis("t", Position.from_json(REVOLT, seed=0).st, 1_000_000, seed=1)
+    a.FIRST_STEP = 1_000_000     # one step of the whole budget: stop must cut it short
+    thread = threading.Thread(target=a.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while (a.search is None or a.search.trees[0] is None or a.search.trees[0].visits[0] < 500) \
+            and time.monotonic() < deadline:
+        time.sleep(0.02)
+    s = a.search
+    assert s is not None and s.trees[0] is not None and s.trees[0].visits[0] >= 500
+    a.stop()
+    thread.join(30)
+    assert not thread.is_alive() and a.done and a.error is None
+    visits = int(s.trees[0].visits[0])
+    assert 500 <= visits < 1_000_000
+    assert a.snapshot["iterations"] == a.snapshot["visits"] == s.iterations == visits
+    time.sleep(0.3)
+    assert int(s.trees[0].visits[0]) == visits and s.iterations == visits
+
+
+def test_a_level_or_a_seat_with_a_bad_search_option_is_refused(client):
+    # the levels are read by SearchConfig.from_spec: one bound per option (tne_ai/limits.py)
+    assert [lv["iterations"] for lv in LEVELS] == [1000, 2000, 4000, 8000, 16000]
+    for spec, fragment in (("mcts:iterations=0", "iterations=0 in spec 'mcts:iterations=0' "
+                                                 "is out of range (1 <= x <= 10000000)"),
+                           ("mcts:iterations=1000,c=0", "c=0 in spec 'mcts:iterations=1000,c=0' "
+                                                        "is out of range (0 < x <= 1e+06)"),
+                           ("mcts:iterations=1000,wexp=5", "(0 <= x <= 4)"),
+                           ("mcts:iterations=1000,depth=3", "unknown option 'depth'"),
+                           ("mcts:iterations=64001", "iterations=64001 is out of range for a "
+                                                     "page (1 <= x <= 64000)"),
+                           ("mcts:time=1", "not a time budget")):
+        with pytest.raises(RequestError) as e:
+            checked_levels([{"name": "odd", "spec": spec, "elo": 0}])
+        assert str(e.value).startswith("AI level odd: ") and fragment in str(e.value)
+        assert "\n" not in str(e.value)
+        # the same spec asked for by a page: 400, the same line without the level
+        error = _error(client.post("/api/games", json={"seats": ["human", spec], "seed": 1}), 400)
+        assert fragment in error and "AI level" not in error
+    # options that are the server's (a weights file, the tree's memory) a page may not set
+    for spec, option in (("mcts:iterations=1000,weights=/etc/passwd", "weights"),
+                         ("mcts:iterations=1000,capacity=33554432", "capacity")):
+        error = _error(client.post("/api/games", json={"seats": ["human", spec], "seed": 1}), 400)
+        assert f"option {option} is the server's to set" in error
 
 
 # --- files and restarts ----------------------------------------------------------------------

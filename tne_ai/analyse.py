@@ -102,45 +102,54 @@ def positions_of(record):
 FOLLOW_UP_VISITS = 50
 
 
-def after_move_win(st, code, player, iterations, seconds, seed):
+def _review_search(st, config, iterations, seconds, seed):
+    """One search of a review: a new Search of st with the review's options (a SearchConfig)
+    and this search's seed, run for the budget; its SearchInfo."""
+    from .search.session import Search
+    return Search(st, config.replace(seed=seed)).run(iterations, seconds)
+
+
+def after_move_win(st, code, player, iterations, seconds, seed, config=None):
     """player's win chance after playing code in st: exact if the game ends, else the mean
-    reward of a search from there (a quarter of the budget)."""
+    reward of a search from there (a quarter of the budget, the review's options)."""
     import numpy as np
     from .engine.apply import apply_action
     from .engine.rng import make_rng
     from .engine.scoring import rewards
+    from .search.config import SearchConfig
+    config = config if config is not None else SearchConfig()
     child = st.copy()
     apply_action(child, code, make_rng(seed))
     if child[S.PHASE] == S.PH_OVER:
         out = np.zeros(4)
         rewards(child, out)
         return float(out[player])
-    r = _search(child, None if iterations is None else max(100, iterations // 4),
-                None if seconds is None else seconds / 4, 1, seed + 1, {})
-    if r.win_chances is None:          # one legal move there: search after it
-        return after_move_win(child, r.move, player, iterations, seconds, seed + 1)
+    r = _review_search(child, config, None if iterations is None else max(100, iterations // 4),
+                       None if seconds is None else seconds / 4, seed + 1)
+    if r.forced:                       # one legal move there: search after it
+        return after_move_win(child, r.move, player, iterations, seconds, seed + 1, config)
     return r.win_chances[player]
 
 
 def review_move(task):
     """One row of a review: the task is (ply, player, view, move text, iterations, seconds,
-    seed); picklable, so --jobs can farm it out."""
+    seed, SearchConfig); picklable, so --jobs can farm it out."""
     from .notation import parse_move
     from .position import Position
-    ply, player, view, text, iterations, seconds, seed = task
+    ply, player, view, text, iterations, seconds, seed, config = task
     p = Position.from_json(view, seed=seed)
     row = {"ply": ply, "player": player, "move": text}
     only = forced(p.st)
     if only is not None:
         row["forced"] = True
         return row
-    r = _search(p.st, iterations, seconds, 1, seed, {})
+    r = _review_search(p.st, config, iterations, seconds, seed)
     code = parse_move(text)
     best, _, best_win = r.alternatives[0]
     played = {a: (v, m) for a, v, m in r.alternatives}.get(code)
     if played is None or played[0] < FOLLOW_UP_VISITS:
         played = (0 if played is None else played[0], after_move_win(p.st, code, player, iterations,
-                                                                      seconds, seed))
+                                                                      seconds, seed, config))
     row.update(best=move_text(best), best_win=round(best_win, 4),
                played_win=None if played is None else round(played[1], 4),
                visits=None if played is None else played[0], iterations=r.iterations)
@@ -151,25 +160,50 @@ def review_move(task):
     return row
 
 
-def review(record, iterations=None, seconds=None, jobs=1, seed=0, progress=None):
-    """Review every move of a tne-game/1 record (module docstring): a list of rows, one per
-    move, in order.  ``progress(done, total)`` is called as rows arrive."""
-    from .formats import load_game_record
-    if (iterations is None) == (seconds is None):
-        raise AnalyseError("give either an iteration budget or a time budget per move")
-    from .errors import InputError
-    from .io import parse_float, parse_int
+def review_config(iterations=None, seconds=None, seed=None, config=None):
+    """The SearchConfig of a review's per-move searches: ``config`` (a SearchConfig or an
+    ``mcts:`` spec; default ``SearchConfig()``) with the budget and seed given put in.  A
+    budget given here replaces the config's; the budget must be iterations or time, not both.
+    Every value is held to the option's bound (SearchConfig); AnalyseError names it."""
+    from .search.config import SearchConfig, SearchConfigError
     try:
-        if iterations is not None:
-            iterations = parse_int(iterations, "iterations", 1, L.MAX_ITERATIONS)
-        if seconds is not None:
-            seconds = parse_float(seconds, "time", 0, L.MAX_SECONDS, lo_open=True)
+        if config is None:
+            config = SearchConfig()
+        elif isinstance(config, str):
+            config = SearchConfig.from_spec(config)
+        elif not isinstance(config, SearchConfig):
+            raise AnalyseError("config: a SearchConfig or an mcts: spec")
+        if iterations is not None or seconds is not None:
+            config = config.replace(iterations=iterations, time=seconds)
+        if seed is not None:
+            config = config.replace(seed=seed)
+    except SearchConfigError as e:
+        raise AnalyseError(str(e)) from None
+    if (config.iterations is None) == (config.time is None):
+        raise AnalyseError("give either an iteration budget or a time budget per move")
+    return config
+
+
+def review(record, iterations=None, seconds=None, jobs=1, seed=None, progress=None, config=None):
+    """Review every move of a tne-game/1 record (module docstring): a list of rows, one per
+    move, in order.  The per-move searches are those of ``review_config(iterations, seconds,
+    seed, config)`` (default: SearchConfig's, seed 0); each move's seed is derived from the
+    seed and the ply.  ``progress(done, total)`` is called as rows arrive."""
+    from .formats import load_game_record
+    from .errors import InputError
+    from .io import parse_int
+    cfg = review_config(iterations, seconds, seed, config)
+    try:
         jobs = parse_int(jobs, "jobs", 1, L.MAX_JOBS)
-        seed = parse_int(seed, "seed", 0, L.MAX_SEED)
     except InputError as e:
         raise AnalyseError(str(e)) from None
+    if cfg.weights is not None:
+        from .search.evaluate import load_weights
+        load_weights(cfg.weights)      # a bad weights file: one error now, not one a move
     record = load_game_record(record)
-    tasks = [(ply, me, view, text, iterations, seconds, (seed * 1000003 + ply) & 0x7FFFFFFF)
+    base = cfg.replace(iterations=None, time=None, seed=0)
+    tasks = [(ply, me, view, text, cfg.iterations, cfg.time,
+              (cfg.seed * 1000003 + ply) & 0x7FFFFFFF, base)
              for ply, me, view, text in positions_of(record)]
     rows = [None] * len(tasks)
     if progress:
@@ -205,15 +239,18 @@ def summary(rows, players):
     return out
 
 
-def annotate(record, rows, budget):
-    """The record with the review in ``meta.analysis``: ``{"engine", "budget", "classes",
-    "summary", "moves"}`` (rows as ``review`` returns them)."""
+def annotate(record, rows, budget, config=None):
+    """The record with the review in ``meta.analysis``: ``{"engine", "budget", "search",
+    "provenance", "classes", "summary", "moves"}`` (rows as ``review`` returns them; ``search``
+    the ``mcts:`` spec of ``config``, the review's SearchConfig, default SearchConfig())."""
+    from .provenance import provenance, spec_weights
+    from .search.config import SearchConfig
     record = json.loads(json.dumps(record))
     players = record["start"]["players"]
-    from .provenance import provenance
+    spec = (config if config is not None else SearchConfig()).to_spec()
     record.setdefault("meta", {})["analysis"] = {
-        "engine": "tne ISMCTS (tne_ai.search)", "budget": budget,
-        "provenance": provenance(weights=[None]),
+        "engine": "tne ISMCTS (tne_ai.search)", "budget": budget, "search": spec,
+        "provenance": provenance(weights=spec_weights([spec])),
         "classes": {name: least for name, least in CLASSES},
         "summary": summary(rows, players), "moves": rows}
     return record

@@ -1011,7 +1011,8 @@ def _check_meta(meta, n, plies):
 def _check_analysis(analysis, n, plies):
     """meta.analysis as `tne analyse` writes it: ``moves`` a list of rows, each with the ply,
     the player, the move and, unless forced, the best move and the win chances."""
-    _keys(analysis, "meta.analysis", ("engine", "budget", "provenance", "classes", "summary", "moves"),
+    _keys(analysis, "meta.analysis", ("engine", "budget", "search", "provenance", "classes",
+                                        "summary", "moves"),
           required=("moves",))
     rows = _list(analysis["moves"], "meta.analysis.moves")
     if len(rows) > plies:

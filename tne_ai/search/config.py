@@ -177,6 +177,23 @@ def check_value(name, value, where=None):
     return _bounded(row, int(value) if row.type == "int" else float(value), where)
 
 
+def parse_option(name: str, text: str, where: Optional[str] = None):
+    """The value of option ``name`` (or an alias) from its text, as a command-line flag gives
+    it: parsed and bounded as in a spec (ASCII numbers only); SearchConfigError naming
+    ``where`` (default ``option name=text``) and the bound.
+
+    >>> parse_option("iterations", "5000")
+    5000
+    >>> parse_option("iterations", "0", "--iterations 0")
+    Traceback (most recent call last):
+    ...
+    tne_ai.search.config.SearchConfigError: --iterations 0 is out of range (1 <= x <= 10000000)
+    """
+    row = _BY_NAME[canonical(name)]
+    text = str(text).strip()
+    return _from_text(row, text, where or f"option {row.name}={L.clip(text, 40)}")
+
+
 def _from_text(row, text, where):
     """An option's value from its spec text: ASCII numbers only (no inf, nan, '٣')."""
     if row.type in ("choice", "path"):
@@ -190,15 +207,6 @@ def _from_text(row, text, where):
     if row.type == "bool":
         return check_value(row.name, int(text), where)
     return check_value(row.name, int(text) if row.type == "int" else float(text), where)
-
-
-def parse_option(name: str, text: str) -> object:
-    """The value of option ``name`` (canonical or alias) from its text (a CLI flag's), or
-    SearchConfigError with the line every face gives (``option threads=0 is out of range
-    (1 <= x <= 64)``)."""
-    row = _BY_NAME[canonical(name)]
-    text = str(text).strip()
-    return _from_text(row, text, f"option {row.name}={L.clip(text, 40)}")
 
 
 @dataclass(frozen=True)

@@ -344,7 +344,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
                     if snap.get("done"):
                         return
                 if await request.is_disconnected():
-                    a.stop.set()
+                    a.stop()
                     return
                 await asyncio.sleep(0.1)
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -353,7 +353,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
     @_api
     async def stop_analysis(request):
         a = get_analysis(request)
-        a.stop.set()
+        a.stop()
         return JSONResponse({"id": a.id, "stopping": True})
 
     async def http_error(request, exc):

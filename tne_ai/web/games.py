@@ -38,7 +38,8 @@ from ..errors import IllegalMoveError, PositionError, TneError
 from ..formats import GAME_FORMAT, game_record, load_game_record
 from ..notation import move_text, parse_move
 from ..position import Position
-from ..search.session import search
+from ..search.config import SearchConfig, SearchConfigError
+from ..search.session import Search
 from . import views
 
 SAVE_FORMAT = "tne-web-game/2"
@@ -59,14 +60,20 @@ ENGINE_LOCK = threading.Lock()
 # time per move", bench/results/budget.txt): Elo measured against a fixed mcts:iterations=2000
 # over 60 games each (the 2,000 budget is that opponent's copy with another seed, the control:
 # its +35 is noise around 0).  Apart: 258, 60, 112 and 53 Elo from one level to the next.
-LEVELS = [
+# Each spec is read by SearchConfig.from_spec when this module is imported (checked_levels):
+# a level's budget ("iterations", as /api/meta gives it) is its config's.
+_LADDER = [
     {"name": "beginner", "spec": "mcts:iterations=1000", "elo": -223},
     {"name": "casual", "spec": "mcts:iterations=2000", "elo": 35},
     {"name": "club", "spec": "mcts:iterations=4000", "elo": 95},
     {"name": "strong", "spec": "mcts:iterations=8000", "elo": 207},
     {"name": "expert", "spec": "mcts:iterations=16000", "elo": 260},
 ]
-_LEVEL_SPECS = {lv["name"]: lv["spec"] for lv in LEVELS}
+# the search options a page may set on an mcts seat: the others are the server's (a time
+# budget would not replay; weights name a server file; capacity and batch size memory)
+PAGE_OPTIONS = ("iterations", "seed", "threads", "c", "rollout", "leader", "evaluation",
+                "prior", "widen", "widen_exp", "settle", "commit_margin", "reuse")
+MAX_PAGE_THREADS = 2
 
 
 class RequestError(TneError):
@@ -77,10 +84,53 @@ class RequestError(TneError):
         self.status = status
 
 
+def seat_config(spec):
+    """The SearchConfig of an mcts seat spec a page may ask for: every option by the search's
+    one name and bound (SearchConfig.from_spec, tne_ai/limits.py), an iteration budget of at
+    most MAX_ITERATIONS, no time budget (games replay the same), at most MAX_PAGE_THREADS
+    threads and only the options of PAGE_OPTIONS.  RequestError (400) naming the option."""
+    try:
+        cfg = SearchConfig.from_spec(spec)
+    except SearchConfigError as e:
+        raise RequestError(str(e)) from None     # it names the option, the spec and the bound
+    server = [k for k in cfg.changed() if k not in PAGE_OPTIONS]
+    if cfg.time is not None or cfg.iterations is None:
+        raise RequestError(f"seat '{spec}': give mcts an iteration budget (iterations=N), "
+                           "not a time budget, so that games replay the same")
+    if server:
+        raise RequestError(f"seat '{spec}': option {server[0]} is the server's to set "
+                           f"(a page may set {', '.join(PAGE_OPTIONS)})")
+    if cfg.iterations > MAX_ITERATIONS:
+        raise RequestError(f"seat '{spec}': option iterations={cfg.iterations} is out of range "
+                           f"for a page (1 <= x <= {MAX_ITERATIONS})")
+    if cfg.threads > MAX_PAGE_THREADS:
+        raise RequestError(f"seat '{spec}': option threads={cfg.threads} is out of range "
+                           f"for a page (1 <= x <= {MAX_PAGE_THREADS})")
+    return cfg
+
+
+def checked_levels(ladder):
+    """The AI levels of ``ladder`` (dicts of name, spec, elo), each spec checked as a page's
+    seat is (seat_config) and given its config's iteration budget as ``iterations``;
+    RequestError naming the level and the bad option."""
+    out = []
+    for lv in ladder:
+        try:
+            cfg = seat_config(lv["spec"])
+        except RequestError as e:
+            raise RequestError(f"AI level {lv['name']}: {e}") from None
+        out.append(dict(lv, iterations=cfg.iterations))
+    return out
+
+
+LEVELS = checked_levels(_LADDER)
+_LEVEL_SPECS = {lv["name"]: lv["spec"] for lv in LEVELS}
+
+
 def seat_spec(value, default_ai, trusted=()):
     """A seat as the page names it: ``human``, a level name, ``ai`` (the server's --ai) or an
-    agent spec with a bounded, reproducible budget (random, greedy, mcts with iterations of
-    at most MAX_ITERATIONS and no time budget).  ``trusted`` specs (the server's own) pass."""
+    agent spec with a bounded, reproducible budget (random, greedy, or mcts as seat_config
+    allows).  ``trusted`` specs (the server's own) pass."""
     if not isinstance(value, str) or not value.strip() or len(value) > 200:
         raise RequestError(f"seat {value!r}: expected 'human', a level "
                            f"({', '.join(_LEVEL_SPECS)}) or an agent spec")
@@ -93,17 +143,11 @@ def seat_spec(value, default_ai, trusted=()):
         return _LEVEL_SPECS[value]
     if value in trusted:
         return value
+    if value.partition(":")[0].strip().lower() == "mcts":
+        seat_config(value)       # the search's names and bounds first, then the agent's
     kind, options = parse_spec(value)
     if kind not in ("random", "greedy", "mcts"):
         raise RequestError(f"seat '{value}': the page may choose random, greedy or mcts")
-    if kind == "mcts":
-        if "time" in options or "iterations" not in options:
-            raise RequestError(f"seat '{value}': give mcts an iteration budget (iterations=N), "
-                               "not a time budget, so that games replay the same")
-        if options["iterations"] > MAX_ITERATIONS:
-            raise RequestError(f"seat '{value}': at most {MAX_ITERATIONS} iterations")
-        if options.get("threads", 1) > 2:
-            raise RequestError(f"seat '{value}': at most 2 threads")
     return value
 
 
@@ -535,7 +579,8 @@ class GameStore:
 
 
 def hint(game, seat, iterations=HINT_ITERATIONS):
-    """The engine's suggestion for seat, searched from seat's own view only."""
+    """The engine's suggestion for seat: one Search of seat's own view only, its top moves
+    with their visits and win chances (``visits``: the root's, equal to the iterations)."""
     with game.lock:
         st = game.position.st
         if game.position.is_over() or int(st[S.TO_ACT]) != seat or game.seats[seat] != HUMAN:
@@ -543,66 +588,67 @@ def hint(game, seat, iterations=HINT_ITERATIONS):
         view = views.position_view(st, seat)
         ply = len(game.log)
     p = Position.from_json(view, seed=ply)
-    result = search(p.st, iterations=iterations, seed=game.seed * 1009 + ply)
-    return {"move": move_text(result.move), "iterations": result.iterations,
-            "top": views.share_marks(p.st, result.alternatives)}
+    info = Search(p.st, SearchConfig(seed=game.seed * 1009 + ply)).run(iterations=iterations)
+    return {"move": move_text(info.move), "iterations": info.iterations,
+            "visits": info.visits, "top": views.share_marks(p.st, info.alternatives)}
 
 
 class Analysis:
-    """The engine thinking about a position, in a thread: results grow as it searches.
+    """The engine thinking about a position, in a thread: ONE Search whose tree grows.
 
-    Budgets double from 1,000 iterations (one tree each, reported when done) up to 32,000,
-    then further trees of 32,000 are merged at the root (visits and values summed, as the
-    search merges its threads), until ``max_iterations`` or stop."""
+    ``run`` continues the same tree in steps that double from FIRST_STEP iterations up to
+    STEP_CAP, publishing the search's result after each (the top moves, the iterations so
+    far, which are the root's visits), until ``max_iterations`` or ``stop()``.  ``stop()``,
+    from any thread (a request's), ends the step in progress after its current batch
+    (Search.stop), and no step follows.  When done, the search is let go (its tree freed)."""
 
-    CHUNK = 32000
+    FIRST_STEP = 1000
+    STEP_CAP = 32000
 
     def __init__(self, aid, st, max_iterations, seed):
         self.id = aid
         self.st = st
         self.max_iterations = max_iterations
         self.seed = seed
-        self.stop = threading.Event()
+        self.search = None          # the Search while it runs
+        self.stopped = threading.Event()
+        self._lock = threading.Lock()
         self.version = 0
-        self.snapshot = {"iterations": 0, "top": [], "done": False}
+        self.snapshot = {"iterations": 0, "visits": 0, "top": [], "done": False}
         self.done = False
         self.error = None
         self.started = time.time()
 
+    def stop(self):
+        """End the analysis: the step running stops after its batch, no other starts."""
+        with self._lock:
+            self.stopped.set()
+            if self.search is not None:
+                self.search.stop()
+
     def run(self):
-        stats = {}
-        total = 0
-        budget = 1000
-        k = 0
         try:
-            while not self.stop.is_set() and total < self.max_iterations:
-                if budget < self.CHUNK:
-                    r = search(self.st, iterations=min(budget, self.max_iterations),
-                               seed=self.seed + k)
-                    stats = {a: (v, m * v) for a, v, m in r.alternatives}
-                    total = r.iterations
-                    budget *= 2
-                else:
-                    r = search(self.st, iterations=min(self.CHUNK, self.max_iterations - total),
-                               seed=self.seed + k)
-                    for a, v, m in r.alternatives:
-                        tv, tval = stats.get(a, (0, 0.0))
-                        stats[a] = (tv + v, tval + m * v)
-                    total += r.iterations
-                k += 1
-                if r.iterations == 0:  # one legal move: nothing to search
-                    self._publish({a: (1, m) for a, v, m in r.alternatives}, 0)
+            s = Search(self.st, SearchConfig(seed=self.seed))
+            with self._lock:
+                self.search = s
+            step = self.FIRST_STEP
+            while not self.stopped.is_set() and s.iterations < self.max_iterations:
+                info = s.run(iterations=min(step, self.max_iterations - s.iterations))
+                if info.forced:  # one legal move: nothing to search
+                    self._publish(info, [(a, 1, m) for a, _, m in info.alternatives])
                     break
-                self._publish(stats, total)
+                self._publish(info, info.alternatives)
+                step = min(2 * step, self.STEP_CAP)
         except Exception as e:  # reported on the stream, never raised into the server
             self.error = " ".join(str(e).split())
+        with self._lock:
+            self.search = None
         self.done = True
         self.snapshot = dict(self.snapshot, done=True, error=self.error)
         self.version += 1
 
-    def _publish(self, stats, total):
-        alts = sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
-                      key=lambda x: (-x[1], -x[2], x[0]))
-        self.snapshot = {"iterations": int(total), "top": views.share_marks(self.st, alts),
-                         "done": False, "seconds": round(time.time() - self.started, 2)}
+    def _publish(self, info, alternatives):
+        self.snapshot = {"iterations": int(info.iterations), "visits": int(info.visits),
+                         "top": views.share_marks(self.st, alternatives), "done": False,
+                         "seconds": round(time.time() - self.started, 2)}
         self.version += 1

@@ -392,7 +392,7 @@ async function undo() {
 
 function seatOptions(defaultValue) {
   const opts = [["human", "human"]];
-  St.levels.forEach(l => opts.push([l.name, `AI ${l.name} (${l.spec.split("=")[1]} iterations, ${eloText(l.elo)})`]));
+  St.levels.forEach(l => opts.push([l.name, `AI ${l.name} (${l.iterations} iterations, ${eloText(l.elo)})`]));
   opts.push(["ai", `server AI (${St.defaultAi})`], ["greedy", "greedy (one ply)"], ["random", "random moves"]);
   return opts.map(([v, t]) => `<option value="${v}"${v === defaultValue ? " selected" : ""}>${esc(t)}</option>`).join("");
 }
