@@ -49,12 +49,6 @@ def forced(st):
     return int(moves[0]) if n == 1 else None
 
 
-def _search(st, iterations, seconds, threads, seed, options):
-    from .search.session import search
-    return search(st, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
-                  **options)
-
-
 # --- game review ----------------------------------------------------------------------------
 
 def load_record(path, game=None):
