@@ -94,6 +94,10 @@ _ROWS = (
     OptionInfo("reuse", "bool", None, None, None, False,
                "continue the last search's tree when the next position follows from it"
                + _EVAL_OWN),
+    OptionInfo("endings", "bool", True, None, None, False,
+               "exact endings: when the game can end within the mover's own actions, score "
+               "the turn to its end over sampled worlds instead of growing the tree "
+               "(search/ending.py)"),
     OptionInfo("rollout", "int", DEFAULT_ROLLOUT, -1, L.MAX_PLIES, False,
                "random moves before the evaluation (-1: to the game's end, 0: evaluate at once)",
                ("rollout_depth",)),
@@ -224,6 +228,7 @@ class SearchConfig:
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None
+    endings: bool = True
     rollout: int = DEFAULT_ROLLOUT
     leader: Optional[float] = None
     threads: int = 1

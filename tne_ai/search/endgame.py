@@ -82,7 +82,10 @@ ST_NODES = 0          # decisions searched (states whose moves were listed)
 ST_LINES = 1          # lines scored (game over or evaluated)
 ST_INEXACT = 2        # lines scored by the evaluation (the game went on)
 ST_GROUPED = 3        # moves skipped by the last action's grouping of inert moves
-ST_SIZE = 4
+ST_LIMIT = 4          # set by the caller: give the world up once nodes + lines reach it
+ST_ABORTED = 5        # 1 when exact_ending gave its world up (ST_LIMIT reached)
+ST_SIZE = 6
+NO_LIMIT = 1 << 62
 
 
 @njit(cache=True, nogil=True)
@@ -427,6 +430,9 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, 
         stats[ST_LINES] += 1
         stats[ST_INEXACT] += 1
         return False
+    if stats[ST_NODES] + stats[ST_LINES] >= stats[ST_LIMIT]:
+        stats[ST_ABORTED] = 1           # over the work limit: the caller drops this world
+        return False
     stats[ST_NODES] += 1
     chooser = st[S.TO_ACT]
     mv = moves[ply]
@@ -450,6 +456,8 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, 
         apply_action(nxt, mv[i], rng)
         ex = line_value(ply + 1, turn, mover, alpha, beta, zero_sum, prune, weights, states, moves,
                         values, kmask, kdil, seen, feats, rng, stats)
+        if stats[ST_ABORTED] != 0:
+            return False
         exact = exact and ex
         v = child[chooser]
         if chooser == mover:
@@ -477,24 +485,38 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, 
 
 @njit(cache=True, nogil=True)
 def exact_ending(world, root_moves, n_root, prune, weights, states, moves, values, kmask, kdil,
-                 seen, feats, rng, stats, best, exact):
+                 seen, feats, row, row_exact, rng, stats, totals, exact):
     """One world (a full state, the root mover to act): for each of the root's legal moves
-    root_moves[:n_root], add to best[i] the best reward the mover reaches after it and clear
-    exact[i] unless it was exact (module note).  ``prune`` False plays every line (no
-    grouping, no cuts: the reference the pruning is tested against).  The rest of the
-    arguments are scratch (``EndgameScratch``) and the stats counters (``ST_*``)."""
+    root_moves[:n_root], add to totals[i, p] every player p's reward in the line the mover
+    chooses after it (totals[i, mover]: the best reward he reaches) and clear exact[i]
+    unless it was exact (module note); return True.  ``prune`` False plays every line (no
+    grouping, no cuts: the reference the pruning is tested against).  Once the counters
+    ``stats[ST_NODES] + stats[ST_LINES]`` reach ``stats[ST_LIMIT]`` the world is given up:
+    ``stats[ST_ABORTED]`` is set, totals and exact are left as they were and False is
+    returned.  The rest of the arguments are scratch (``EndgameScratch``: row, row_exact
+    hold the world's values until it is done) and the stats counters (``ST_*``)."""
     mover = world[S.TO_ACT]
     turn = world[S.TURN]
-    zero_sum = world[S.PLAYERS] == 2
+    players = world[S.PLAYERS]
+    zero_sum = players == 2
+    stats[ST_ABORTED] = 0
     stats[ST_NODES] += 1
     for i in range(n_root):
         states[1][:] = world
         apply_action(states[1], root_moves[i], rng)
         ex = line_value(np.int64(1), turn, mover, -1.0, 2.0, zero_sum, prune, weights, states, moves,
                         values, kmask, kdil, seen, feats, rng, stats)
-        best[i] += values[1][mover]
-        if not ex:
+        if stats[ST_ABORTED] != 0:
+            return False
+        for p in range(players):
+            row[i, p] = values[1][p]
+        row_exact[i] = ex
+    for i in range(n_root):
+        for p in range(players):
+            totals[i, p] += row[i, p]
+        if not row_exact[i]:
             exact[i] = False
+    return True
 
 
 class EndgameScratch:
@@ -508,10 +530,13 @@ class EndgameScratch:
         self.kdil = np.empty((MAX_KINGDOMS + 5, 3), dtype=np.uint64)
         self.seen = np.empty(SEEN_SIZE, dtype=np.int64)
         self.feats = np.empty((4, N_FEATURES), dtype=np.float64)
+        self.row = np.empty((S.MAX_MOVES, 4), dtype=np.float64)
+        self.row_exact = np.empty(S.MAX_MOVES, dtype=np.bool_)
         self.world = np.empty(S.STATE_SIZE, dtype=np.int64)
 
     def arrays(self):
-        return self.states, self.moves, self.values, self.kmask, self.kdil, self.seen, self.feats
+        return (self.states, self.moves, self.values, self.kmask, self.kdil, self.seen, self.feats,
+                self.row, self.row_exact)
 
 
 class EndingResult:
@@ -571,17 +596,18 @@ def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None, prune=True
     sc = scratch if scratch is not None else EndgameScratch()
     root_moves = np.empty(S.MAX_MOVES, dtype=np.int64)
     n = legal_moves(st, root_moves)
-    best = np.zeros(n, dtype=np.float64)
+    totals = np.zeros((n, 4), dtype=np.float64)
     exact = np.ones(n, dtype=np.bool_)
     stats = np.zeros(ST_SIZE, dtype=np.int64)
+    stats[ST_LIMIT] = NO_LIMIT
     rng = make_rng(seed)
     viewer = np.int64(st[S.TO_ACT])
     start = time.perf_counter()
     for _ in range(int(worlds)):
         determinize(st, viewer, rng, sc.world)
         exact_ending(sc.world, root_moves, np.int64(n), np.bool_(prune), w, *sc.arrays(), rng, stats,
-                     best, exact)
+                     totals, exact)
     seconds = time.perf_counter() - start
-    rows = [(int(root_moves[i]), float(best[i]) / worlds, bool(exact[i])) for i in range(n)]
+    rows = [(int(root_moves[i]), float(totals[i, viewer]) / worlds, bool(exact[i])) for i in range(n)]
     rows.sort(key=lambda r: (-r[1], r[0]))
     return EndingResult(rows, int(worlds), stats, seconds)

@@ -31,6 +31,7 @@ from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
 from ..engine.rng import make_rng
 from ..errors import TneError
+from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
@@ -62,6 +63,7 @@ class MoveInfo:
     wins: Optional[List[float]]
     pv: List[int]
     pv_win: List[Optional[float]] = field(default_factory=list)
+    exact: Optional[bool] = None    # exact endings: every line after it ended the game
 
 
 @dataclass
@@ -70,7 +72,9 @@ class SearchInfo:
     first (``multipv`` of them), the iterations run since the root was set, the root's
     visits (those plus the ones inherited by ``advance``), nodes, seconds of ``run``,
     every player's win chance over the iterations run, and whether the move was forced
-    (one legal move: nothing searched)."""
+    (one legal move: nothing searched).  ``exact``: the root was scored by the exact
+    endings (search/ending.py): each move's visits are the worlds solved, its win chance
+    the mean over them of the best result the mover reaches after it."""
     move: int
     moves: List[MoveInfo]
     iterations: int
@@ -81,6 +85,7 @@ class SearchInfo:
     forced: bool = False
     stopped: bool = False
     alternatives: list = field(default_factory=list)   # (action, visits, mean), all root moves
+    exact: bool = False
 
 
 def _state_of(position_or_state):
@@ -204,6 +209,11 @@ class Search:
         return _subtree_of(trees[i] if i < len(trees) else None, root, viewer, self.root, self.legal)
 
     def _run(self, iterations, seconds, report=None, every=None):
+        # --- exact endings (search/ending.py): when the game can end within the mover's own
+        # actions, the turn is scored to its end over sampled worlds and no tree is grown
+        if ending.run(self, iterations, seconds):
+            return
+        # --- end of exact endings
         threads = self.config.threads
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else None
@@ -318,6 +328,9 @@ class Search:
         first, then the most visited others), each with its principal variation."""
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
             raise SearchError(f"multipv={multipv!r}: a positive integer")
+        exact = ending.result(self, multipv)     # exact endings (search/ending.py)
+        if exact is not None:
+            return exact
         alts = self.alternatives()
         move = self.best_move(alts)
         order = [a for a in alts if a[0] == move] + [a for a in alts if a[0] != move]
