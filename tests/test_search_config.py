@@ -43,7 +43,8 @@ def test_the_old_names_are_aliases_of_one_canonical_name_each():
 def test_every_option_the_mcts_agent_spec_takes_is_accepted():
     values = {"seed": "3", "iterations": "5000", "time": "0.2", "threads": "2", "c": "0.7",
               "rollout": "-1", "leader": "0.5", "eval": "basic", "prior": "none", "widen": "2",
-              "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0"}
+              "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0",
+              "endings": "0"}
     # the agent spec takes every option of the config (these by their older names, plus the
     # tree's capacity and batch)
     assert {C.canonical(k) for k in values} | {"capacity", "batch"} == set(_OPTIONS["mcts"])
@@ -54,7 +55,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
     assert cfg == SearchConfig(seed=3, iterations=5000, time=0.2, threads=2, c=0.7, rollout=-1,
                                leader=0.5, evaluation="basic", prior="none", widen=2.0,
                                widen_exp=0.6, settle=True, weights="w.npz",
-                               commit_margin=0.05, reuse=False)
+                               commit_margin=0.05, reuse=False, endings=False)
     assert SearchConfig.from_spec(cfg.to_spec()) == cfg
     assert SearchConfig.from_spec("mcts") == SearchConfig() == SearchConfig.from_spec("mcts:")
     assert SearchConfig().to_spec() == "mcts:"

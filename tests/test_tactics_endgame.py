@@ -9,10 +9,18 @@ matter), so the hidden information is irrelevant: with 3 or 4 players the other 
 one colour only.  The tests check that the winning moves are legal, that the winning line,
 played to its end, leaves the player to act first alone (SPEC 6), and that the exact solver
 gives each winning move reward 1, exactly, and every other legal move less.
+
+The default search (``Search``, every face's) scores such endings with the exact solver
+(tne_ai/search/ending.py): the tests check that it plays a winning move in each position at
+2,000 iterations (three seeds), reads only the mover's view, gives the same result for the
+same seed, grows its worlds with the budget, hands a position whose worlds are too big to
+the MCTS, and stops between worlds.
 """
 import glob
 import json
 import os
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -27,7 +35,9 @@ from tne_ai.errors import TneError
 from tne_ai.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search import endgame
+from tne_ai.search.config import SearchConfig
 from tne_ai.search.endgame import ending_applies, solve_ending
+from tne_ai.search.session import Search
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = sorted(glob.glob(os.path.join(HERE, "data", "tactics_endgame", "*.json")))
@@ -222,3 +232,101 @@ def test_same_seed_same_result_over_hidden_hands():
     a = solve_ending(view, worlds=3, seed=9)
     b = solve_ending(view, worlds=3, seed=9)
     assert a.moves == b.moves and len(a.moves) > 1
+
+
+# --- the exact endings inside the default search (tne_ai/search/ending.py) -------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_default_search_solves_each_at_2000_iterations(name):
+    """The default agent (the mcts spec every face uses), three seeds: a hand-worked winning
+    move, and the search says the win is exact (reward 1 in every world, every line ended)."""
+    from tne_ai.agents import make_agent
+    d, p = load(name)
+    for seed in (1, 2, 3):
+        agent = make_agent("mcts:iterations=2000", seed=seed)
+        assert move_text(agent.choose(p)) in d["winning"], (name, seed)
+        s = Search(p, SearchConfig(seed=seed))
+        info = s.run(iterations=2000)
+        assert info.exact and info.iterations == 2000
+        assert move_text(info.move) in d["winning"]
+        best = info.moves[0]
+        assert best.win == 1.0 and best.exact and best.wins[p.to_act] == 1.0
+        assert best.visits >= 1 and best.pv == [info.move]
+
+
+def hidden_view(p):
+    """The position as its player to act sees it: the other hands unknown."""
+    j = p.to_json()
+    return Position.from_json(j | {"hands": [h if i == p.to_act else None
+                                             for i, h in enumerate(j["hands"])]})
+
+
+def test_search_scores_the_mover_view_only_and_same_seed_same_result():
+    """A self-play ending (3 players): the search of the full state and of the mover's view
+    (other hands unknown) agree move for move, and a second search with the same seed gives
+    the same values; another seed draws other worlds."""
+    p = greedy_endings(3, 0)[-1]
+    view = hidden_view(p)
+    runs = [Search(x, SearchConfig(seed=4)).run(iterations=3000) for x in (p, view, view)]
+    assert all(r.exact for r in runs)
+    assert runs[0].alternatives == runs[1].alternatives == runs[2].alternatives
+    assert runs[0].win_chances == runs[2].win_chances
+    worlds = runs[0].moves[0].visits
+    assert worlds >= 2 and all(v == worlds for _, v, _ in runs[0].alternatives)
+    other = Search(view, SearchConfig(seed=5)).run(iterations=3000)
+    assert other.exact and other.alternatives != runs[0].alternatives
+
+
+def test_worlds_grow_with_the_budget_and_runs_continue():
+    """More iterations, more worlds; two runs of 2,000 solve the worlds of one run of 4,000
+    (one generator per thread, continued), and are charged the same iterations."""
+    _, p = load("revolt_by_leader_move_3p")
+    view = hidden_view(p)
+    small = Search(view, SearchConfig(seed=2)).run(iterations=2000)
+    big = Search(view, SearchConfig(seed=2)).run(iterations=8000)
+    assert big.moves[0].visits > small.moves[0].visits >= 2
+    s = Search(view, SearchConfig(seed=2))
+    s.run(iterations=2000)
+    twice = s.run(iterations=2000)
+    once = Search(view, SearchConfig(seed=2)).run(iterations=4000)
+    assert twice.iterations == once.iterations == 4000
+    assert twice.alternatives == once.alternatives
+    two = Search(view, SearchConfig(seed=2, threads=2)).run(iterations=4000)
+    assert two.iterations == 4000 and two.exact
+    assert two.alternatives == Search(view, SearchConfig(seed=2, threads=2)).run(iterations=4000).alternatives
+
+
+def test_endings_off_and_positions_where_they_do_not_apply_use_the_mcts():
+    _, p = load("revolt_by_leader_move_2p")
+    off = Search(p, SearchConfig(seed=1, endings=False)).run(iterations=500)
+    assert not off.exact and off.moves[0].exact is None and off.nodes > 1
+    start = Search(Position.new(2, seed=3), SearchConfig(seed=1)).run(iterations=500)
+    assert not start.exact and start.visits == 500
+    assert SearchConfig.from_spec("mcts:endings=0").endings is False
+
+
+def test_a_world_over_its_work_limit_is_given_up_and_the_mcts_searches(monkeypatch):
+    """catastrophe_then_revolt_2p needs thousands of decisions a world (its second action's
+    revolts): with a work limit of 10 units the world is given up, and the run is the MCTS's
+    (its full budget of iterations, no exact flag)."""
+    from tne_ai.search import ending
+    monkeypatch.setattr(ending, "MIN_WORLD_WORK", 10)
+    _, p = load("catastrophe_then_revolt_2p")
+    s = Search(p, SearchConfig(seed=1))
+    info = s.run(iterations=1)
+    assert not info.exact and info.iterations == 1 and s.trees[0] is not None
+
+
+def test_stop_ends_an_unbounded_ending_search_between_worlds():
+    _, p = load("pass_keeps_monument_points_3p")
+    s = Search(hidden_view(p), SearchConfig(seed=1))
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("info", s.run()))
+    t.start()
+    time.sleep(0.3)
+    asked = time.perf_counter()
+    s.stop()
+    t.join(10)
+    assert not t.is_alive() and time.perf_counter() - asked < 1.0
+    info = out["info"]
+    assert info.exact and info.moves[0].visits >= 1 and move_text(info.move) == "pass"
