@@ -96,7 +96,7 @@ def info_dicts(info: SearchInfo, multipv: int = 1) -> List[dict]:
                     "win": None if info.forced else round(m.win, 4),
                     "wins": None if m.wins is None else [round(w, 4) for w in m.wins],
                     "pv": [move_text(a) for a in m.pv], "iterations": info.iterations,
-                    "nodes": info.nodes, "seconds": round(info.seconds, 3)})
+                    "nodes": info.nodes, "seconds": round(info.seconds, 3), "exact": info.exact})
     return out
 
 
@@ -105,8 +105,9 @@ def analyse(position: PositionLike, limit: Limit, multipv: int = 1,
     """Search ``position`` (for the player to act there) within ``limit`` and return one
     info dict per line, best first: multipv (1, 2, ...), move (text), code, visits, win (the
     mover's win chance), wins (every player's), pv (the move and the mover's following
-    actions this turn, as text), iterations, nodes, seconds.  ``seed`` replaces the
-    config's.  A forced move (one legal move) is answered unsearched, with win None.
+    actions this turn, as text), iterations, nodes, seconds, exact (True when the exact
+    endings scored the position: visits are then the worlds solved, win the mean result over
+    them; search/ending.py).  ``seed`` replaces the config's.  A forced move (one legal move) is answered unsearched, with win None.
 
     >>> p = Position.new(players=3, seed=4)
     >>> [i["visits"] for i in analyse(p, Limit(iterations=1000), multipv=2, seed=7)]

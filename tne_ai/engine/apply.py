@@ -211,6 +211,18 @@ def add_points(st, i, n):
 
 
 @njit(cache=True, inline="always")
+def monument_pays(st, p, m, f0, f1, f2):
+    """Bit mask of the colours of monument m (its two) of p's leaders standing in the set f
+    (m's kingdom): the points m pays p at the end of his turn."""
+    paid = 0
+    for c in (MON_A[m], MON_B[m]):
+        ls = st[S.leader_sq(p, c)]
+        if ls >= 0 and has(f0, f1, f2, ls):
+            paid |= 1 << c
+    return paid
+
+
+@njit(cache=True, inline="always")
 def score_monuments(st, bb):
     """End of turn 1: for each built monument, the active player scores 1 point of colour X
     for each of his leaders in the monument's kingdom whose colour X is one of its two."""
@@ -220,9 +232,9 @@ def score_monuments(st, bb):
         if ms < 0:
             continue
         f0, f1, f2 = region_of(bb, ms)
+        paid = monument_pays(st, t, m, f0, f1, f2)
         for c in (MON_A[m], MON_B[m]):
-            ls = st[S.leader_sq(t, c)]
-            if ls >= 0 and has(f0, f1, f2, ls):
+            if (paid >> c) & 1:
                 add_points(st, S.score(t, c), 1)
 
 

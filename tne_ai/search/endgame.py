@@ -64,8 +64,8 @@ from numba import njit
 from .. import state as S
 from ..bits import U0, U1, dilate, flood, has, popcount
 from ..board import GREEN, NEIGHBOUR_MASK, SQUARES
-from ..engine.apply import MON_A, MON_B, apply_action, conflict_strengths, red_next_to, war_conflicts
-from ..engine.kingdoms import MAX_KINGDOMS, label, region_of
+from ..engine.apply import apply_action, conflict_strengths, monument_pays, red_next_to, war_conflicts
+from ..engine.kingdoms import MAX_KINGDOMS, kingdom_of, label, leader_colours_in, region_of
 from ..engine.movegen import legal_moves
 from ..engine.rng import make_rng
 from ..engine.scoring import rewards
@@ -139,12 +139,10 @@ def stake_regions(st, p):
         if ms < 0:
             continue
         f0, f1, f2 = region_of(bb, ms)
-        for c in (MON_A[m], MON_B[m]):
-            ls = st[S.leader_sq(p, c)]
-            if ls >= 0 and has(f0, f1, f2, ls):
-                z0 |= f0
-                z1 |= f1
-                z2 |= f2
+        if monument_pays(st, p, m, f0, f1, f2):
+            z0 |= f0
+            z1 |= f1
+            z2 |= f2
     return z0, z1, z2
 
 
@@ -226,10 +224,9 @@ def kingdom_reach(st, bb, nk, kmask, kdil):
     traders = 0
     for q in range(st[S.PLAYERS]):
         ts = st[S.leader_sq(q, GREEN)]
-        if ts >= 0:
-            for k in range(nk):
-                if has(kmask[k, 0], kmask[k, 1], kmask[k, 2], ts):
-                    traders |= 1 << k
+        k = kingdom_of(kmask, nk, ts) if ts >= 0 else -1
+        if k >= 0:
+            traders |= 1 << k
     return n0, n1, n2, c0 & ~u0, c1 & ~u1, c2 & ~u2, traders
 
 
@@ -275,11 +272,9 @@ def keep_leader(st, bb, a, nk, n0, n1, n2, l0, l1, l2, z0, z1, z2, traders, kmas
     if k < 0 or not plain_merge(bb, s, l0, l1, l2, c == GREEN or (traders >> k) & 1 == 1) \
             or (origin >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], origin)):
         return True
-    strength = 0
-    for q in range(st[S.PLAYERS]):
-        qs = st[S.leader_sq(q, c)]
-        if q != p and qs >= 0 and has(kmask[k, 0], kmask[k, 1], kmask[k, 2], qs):
-            strength = 1 + red_next_to(bb, s)     # a revolt: its strength counts
+    strength = 0        # p's own leader of c is not in k (above): one there is a rival's
+    if (leader_colours_in(st, kmask[k, 0], kmask[k, 1], kmask[k, 2]) >> c) & 1:
+        strength = 1 + red_next_to(bb, s)         # a revolt: its strength counts
     if strength < 4:
         key = 4 * k + strength
         if (seen[SEEN_LEADER + c] >> key) & 1:
