@@ -255,10 +255,13 @@ def test_the_default_search_solves_each_at_2000_iterations(name):
 
 
 def hidden_view(p):
-    """The position as its player to act sees it: the other hands unknown."""
-    j = p.to_json()
+    """The position as its player to act sees it: the other hands unknown (their sizes
+    given), the bag left to the unseen pool (SPEC 9)."""
+    j = {k: v for k, v in p.to_json().items() if k != "bag"}
+    sizes = [int(S.hand_size(p.st, i)) for i in range(p.players)]
     return Position.from_json(j | {"hands": [h if i == p.to_act else None
-                                             for i, h in enumerate(j["hands"])]})
+                                             for i, h in enumerate(j["hands"])],
+                                   "hand_sizes": sizes})
 
 
 def test_search_scores_the_mover_view_only_and_same_seed_same_result():
