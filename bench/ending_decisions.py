@@ -9,7 +9,10 @@ determinizations of the same view (another seed), the expected result of each mo
 per position the two moves, their reference values and times; then the means, split by
 whether the reference value of the best move is exact (every line after it ended the game:
 there the reference is the true expected result over the sampled worlds; elsewhere it leans
-on the evaluation, as the endings themselves do).
+on the evaluation, as the endings themselves do).  ``--reference mcts`` scores them instead by
+a long MCTS alone (``endings=0``): each move's mean over its visits in that search (moves it
+visited fewer than 20 times are left out), on the positions where the two choices differ;
+a reference that leans the other way.
 
     python3 bench/ending_decisions.py --records games.jsonl --iterations 2000 --worlds 16
 """
@@ -61,6 +64,11 @@ def main():
     ap.add_argument("--worlds", type=int, default=16)
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reference", choices=("endings", "mcts"), default="endings",
+                    help="score the two choices by solve_ending over --worlds worlds, or by "
+                         "the MCTS alone (endings=0) at --reference-iterations, each move's "
+                         "mean over its visits (positions where the two choices differ)")
+    ap.add_argument("--reference-iterations", type=int, default=20000)
     args = ap.parse_args()
     rows = []
     for k, view in enumerate(ending_positions(args.records, args.positions)):
@@ -70,9 +78,20 @@ def main():
         t = time.perf_counter()
         off = Search(view, SearchConfig(seed=args.seed + k, endings=False)).run(iterations=args.iterations)
         t_off = time.perf_counter() - t
-        ref = solve_ending(view, worlds=args.worlds, seed=10_000 + k)
-        best, best_value, best_exact = ref.moves[0]
-        v_on, v_off = ref.reward_of(on.move), ref.reward_of(off.move)
+        if args.reference == "mcts":
+            if on.move == off.move:
+                continue
+            big = Search(view, SearchConfig(seed=10_000 + k, endings=False)).run(
+                iterations=args.reference_iterations)
+            means = {a: (v, m) for a, v, m in big.alternatives}
+            if means.get(on.move, (0, 0))[0] < 20 or means.get(off.move, (0, 0))[0] < 20:
+                continue                     # a move the reference hardly tried: no value
+            best, best_value, best_exact = big.move, means[big.move][1], False
+            v_on, v_off = means[on.move][1], means[off.move][1]
+        else:
+            ref = solve_ending(view, worlds=args.worlds, seed=10_000 + k)
+            best, best_value, best_exact = ref.moves[0]
+            v_on, v_off = ref.reward_of(on.move), ref.reward_of(off.move)
         rows.append((best_exact, v_on, v_off, best_value, t_on, t_off, on.exact))
         print(json.dumps({"players": view.players, "actions_left": int(view.st[S.ACTIONS_LEFT]), "phase": int(view.st[S.PHASE]),
                           "on": move_text(on.move), "on_exact_search": on.exact, "off": move_text(off.move),

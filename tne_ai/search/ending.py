@@ -25,6 +25,11 @@ positions measured).  With ``threads`` > 1 the worlds are shared out among the t
 each with its own seeded generator and scratch, and their sums are added in thread order.
 
 When the ending does not apply (or ``endings=0``), the search is the MCTS, unchanged.
+
+A limit (bench/README.md, "Exact endings"): each world is solved on its own, so the mover's
+own later choices in the turn (his second action, his commits) are made knowing that
+world's hidden hands (strategy fusion, as in any perfect-information Monte Carlo); only the
+root move is one choice across the worlds.
 """
 import threading
 import time
