@@ -333,3 +333,30 @@ def test_stop_ends_an_unbounded_ending_search_between_worlds():
     assert not t.is_alive() and time.perf_counter() - asked < 1.0
     info = out["info"]
     assert info.exact and info.moves[0].visits >= 1 and move_text(info.move) == "pass"
+
+
+def test_reports_come_between_worlds():
+    """Search.run(report=..., every=...) reports the worlds solved so far, as it reports the
+    MCTS's rounds: each report exact, the worlds growing, the last one the run's result."""
+    _, p = load("pass_keeps_monument_points_3p")
+    s = Search(hidden_view(p), SearchConfig(seed=1))
+    seen = []
+    info = s.run(iterations=200_000, report=seen.append, every=0.001)
+    assert seen and all(r.exact for r in seen)
+    worlds = [r.moves[0].visits for r in seen]
+    assert worlds == sorted(worlds) and worlds[-1] <= info.moves[0].visits
+    assert info.iterations == 200_000
+
+
+def test_the_engine_plays_an_ending_exactly():
+    """``tne engine`` (one Search per go): the hand-worked winning move, win 1."""
+    from engine_helpers import EngineProcess
+    d, p = load("revolt_by_leader_move_2p")
+    e = EngineProcess()
+    try:
+        e.send({"type": "position", "position": d["position"]})
+        e.send({"type": "go", "iterations": 2000})
+        best = e.until("bestmove")[-1]
+        assert best["move"] in d["winning"] and best["win"] == 1.0
+    finally:
+        e.close()

@@ -155,22 +155,32 @@ def ending_of(search):
     return e
 
 
-def run(search, iterations, seconds):
+def run(search, iterations, seconds, report=None, every=None):
     """``Search._run`` through the exact endings: True when they apply at the root (the
     worlds were solved and the search's iterations and seconds counted), else False (the
     MCTS runs: the endings are off, do not apply, or the root's first worlds were all
-    given up, their seconds counted)."""
+    given up, their seconds counted).  ``report(result)`` is called every ``every`` seconds
+    between worlds, as ``Search.run`` does between rounds of batches."""
     e = ending_of(search)
     if e is None:
         return False
-    start = time.perf_counter()
-    charged = e.run(iterations, seconds, search._stop)
-    search.seconds += time.perf_counter() - start
-    if sum(e.worlds) == 0:                  # every world given up: the MCTS searches this root
-        search._ending = (search.root, None)
-        return False
-    search.iterations += charged
-    return True
+    deadline = time.perf_counter() + seconds if seconds is not None else None
+    left = iterations
+    while True:
+        begin = time.perf_counter()
+        until = deadline if every is None else \
+            (begin + every if deadline is None else min(deadline, begin + every))
+        charged = e.run(left, None if until is None else max(until - begin, 1e-6), search._stop)
+        search.seconds += time.perf_counter() - begin
+        if sum(e.worlds) == 0:              # every world given up: the MCTS searches this root
+            search._ending = (search.root, None)
+            return False
+        search.iterations += charged
+        left = None if left is None else left - charged
+        if search._stop.is_set() or (deadline is not None and time.perf_counter() >= deadline) \
+                or (left is not None and left <= 0) or report is None:
+            return True
+        report(search.result())
 
 
 def result(search, multipv):

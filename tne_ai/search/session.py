@@ -211,7 +211,7 @@ class Search:
     def _run(self, iterations, seconds, report=None, every=None):
         # --- exact endings (search/ending.py): when the game can end within the mover's own
         # actions, the turn is scored to its end over sampled worlds and no tree is grown
-        if ending.run(self, iterations, seconds):
+        if ending.run(self, iterations, seconds, report, every):
             return
         # --- end of exact endings
         threads = self.config.threads
