@@ -14,14 +14,17 @@ on is scored by the fitted evaluation).  The move played is the best mean (ties:
 action code, so at a commit decision the smallest commit of the best value).
 ``SearchInfo.exact`` says the result came from here.
 
-Budget (``WORLD_ITERATIONS``): a world is charged a fixed number of iterations per player
-count, about what the MCTS runs in the time a median end-game world costs (measured with
-``bench/endgame_cost.py --iterations``, bench/README.md "Exact endings").  An iteration
-budget of N runs ceil(N / rate) worlds and is charged N (fewer when stopped early), so the
-same seed and budget give the same worlds and the same result; a time budget runs worlds
-until its deadline.  At least one world is solved per run; ``stop()`` is read between
-worlds (one world costs a few milliseconds typically, well under a second at worst on the
-positions measured).  With ``threads`` > 1 the worlds are shared out among the threads,
+Budget (``WORK_PER_ITERATION``, below): a world is charged by its work, the decisions
+searched plus the lines scored, at the cost ratio of an MCTS iteration measured on end-game
+positions (``bench/endgame_cost.py --iterations``, bench/README.md "Exact endings").  With an
+iteration budget of N each thread solves worlds until its share of N is charged (the last
+world may pass it; the run is charged N, less when stopped early), so the same seed and
+budget give the same worlds and the same result; a time budget solves worlds until its
+deadline.  At least one world is solved per run; ``stop()`` is read between worlds, and
+``report`` (``Search.run``'s) is called between them every ``every`` seconds.  A world
+whose work passes the run's limit (``MIN_WORLD_WORK`` or the budget in work units, the
+larger) is given up; when every world of a root's first run was given up, the root is
+searched by the MCTS.  With ``threads`` > 1 the worlds are shared out among the threads,
 each with its own seeded generator and scratch, and their sums are added in thread order.
 
 When the ending does not apply (or ``endings=0``), the search is the MCTS, unchanged.
