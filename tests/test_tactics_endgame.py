@@ -251,7 +251,8 @@ def test_the_default_search_solves_each_at_2000_iterations(name):
         assert move_text(info.move) in d["winning"]
         best = info.moves[0]
         assert best.win == 1.0 and best.exact and best.wins[p.to_act] == 1.0
-        assert best.visits >= 1 and best.pv == [info.move]
+        # the plan: the move, then the mover's best next actions of the turn, each won
+        assert best.visits >= 1 and best.pv[0] == info.move and best.pv_win == [1.0] * len(best.pv)
 
 
 def hidden_view(p):

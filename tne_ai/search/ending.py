@@ -60,6 +60,7 @@ WORLD_OVERHEAD = 20
 # given up (endgame.ST_LIMIT): a time budget counts WORK_PER_SECOND units a second.  When
 # a root's worlds are all given up in its first run, the root is searched by the MCTS.
 MIN_WORLD_WORK = 50_000
+PV_WORLDS = 4           # worlds of each later decision of a principal variation
 WORK_PER_SECOND = 1_000_000
 _SALT = 0x5EED_E4D
 
@@ -79,6 +80,8 @@ class EndingSearch:
         self.stats = [np.zeros(ST_SIZE, dtype=np.int64) for _ in range(threads)]
         self.worlds = [0] * threads
         self.given_up = 0
+        self.lines = {}                 # move -> its principal variation (pv_line)
+        self.pv_seed = int(seed) & 0x7FFFFFFFFFFFFFFF
         self.scratch = [EndgameScratch() for _ in range(threads)]
         self.rngs = [make_rng((int(seed) * 1000003 + 7919 * i + _SALT) & 0x7FFFFFFFFFFFFFFF)
                      for i in range(threads)]
@@ -131,6 +134,27 @@ class EndingSearch:
             return one(0)
         with ThreadPoolExecutor(max_workers=threads) as pool:
             return sum(pool.map(one, range(threads)))
+
+    def pv_line(self, move, win):
+        """(moves, win chances) of a root move's principal variation: the move, then, while
+        the mover still acts in the turn and draws nothing unknown (``session.own_next``),
+        the best of his next decision by ``solve_ending`` over PV_WORLDS worlds of it (made
+        once per move, seeded by the root's seed)."""
+        if move in self.lines:
+            return self.lines[move]
+        from .session import PV_MAX, own_next
+        from .endgame import solve_ending
+        line, wins = [int(move)], [win]
+        st = own_next(self.root, move)
+        while st is not None and len(line) < PV_MAX:
+            r = solve_ending(st, worlds=PV_WORLDS, seed=self.pv_seed, weights=self.weights,
+                             scratch=self.scratch[0])
+            best, value, _ = r.moves[0]
+            line.append(best)
+            wins.append(value)
+            st = own_next(st, best)
+        self.lines[move] = (line, wins)
+        return line, wins
 
     def rows(self):
         """(action, worlds, every player's mean reward, exact) per root move, best first (the
@@ -198,8 +222,10 @@ def result(search, multipv):
         return None
     rows = e.rows()
     me = int(e.viewer)
-    infos = [MoveInfo(a, w, wins[me], wins, [a], [wins[me]], exact=ex)
-             for a, w, wins, ex in rows[:multipv]]
+    infos = []
+    for a, w, wins, ex in rows[:multipv]:
+        line, line_wins = e.pv_line(a, wins[me])
+        infos.append(MoveInfo(a, w, wins[me], wins, line, line_wins, exact=ex))
     return SearchInfo(
         move=rows[0][0], moves=infos, iterations=search.iterations, visits=search.iterations,
         nodes=int(sum(s[ST_NODES] for s in e.stats)), seconds=search.seconds,
