@@ -61,6 +61,7 @@ WORLD_OVERHEAD = 20
 # a root's worlds are all given up in its first run, the root is searched by the MCTS.
 MIN_WORLD_WORK = 50_000
 PV_WORLDS = 4           # worlds of each later decision of a principal variation
+PLAN_MAX = 16           # moves of a principal variation at most (as session.PV_MAX)
 WORK_PER_SECOND = 1_000_000
 _SALT = 0x5EED_E4D
 
@@ -135,18 +136,17 @@ class EndingSearch:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             return sum(pool.map(one, range(threads)))
 
-    def pv_line(self, move, win):
+    def pv_line(self, move, win, own_next):
         """(moves, win chances) of a root move's principal variation: the move, then, while
         the mover still acts in the turn and draws nothing unknown (``session.own_next``),
         the best of his next decision by ``solve_ending`` over PV_WORLDS worlds of it (made
         once per move, seeded by the root's seed)."""
         if move in self.lines:
             return self.lines[move]
-        from .session import PV_MAX, own_next
         from .endgame import solve_ending
         line, wins = [int(move)], [win]
         st = own_next(self.root, move)
-        while st is not None and len(line) < PV_MAX:
+        while st is not None and len(line) < PLAN_MAX:
             r = solve_ending(st, worlds=PV_WORLDS, seed=self.pv_seed, weights=self.weights,
                              scratch=self.scratch[0])
             best, value, _ = r.moves[0]
@@ -210,10 +210,10 @@ def run(search, iterations, seconds, report=None, every=None):
         report(search.result())
 
 
-def result(search, multipv):
+def result(search, multipv, SearchInfo, MoveInfo, own_next):
     """``Search.result`` of a root scored by the exact endings (a SearchInfo with ``exact``
-    True), or None when it was not."""
-    from .session import MoveInfo, SearchInfo
+    True), or None when it was not.  session.py passes its SearchInfo and MoveInfo classes
+    and its ``own_next`` (this module does not import it: no import cycle)."""
     cached = getattr(search, "_ending", None)
     if cached is None or cached[0] is not search.root or cached[1] is None:
         return None
@@ -224,7 +224,7 @@ def result(search, multipv):
     me = int(e.viewer)
     infos = []
     for a, w, wins, ex in rows[:multipv]:
-        line, line_wins = e.pv_line(a, wins[me])
+        line, line_wins = e.pv_line(a, wins[me], own_next)
         infos.append(MoveInfo(a, w, wins[me], wins, line, line_wins, exact=ex))
     return SearchInfo(
         move=rows[0][0], moves=infos, iterations=search.iterations, visits=search.iterations,

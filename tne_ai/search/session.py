@@ -328,7 +328,7 @@ class Search:
         first, then the most visited others), each with its principal variation."""
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
             raise SearchError(f"multipv={multipv!r}: a positive integer")
-        exact = ending.result(self, multipv)     # exact endings (search/ending.py)
+        exact = ending.result(self, multipv, SearchInfo, MoveInfo, own_next)   # exact endings
         if exact is not None:
             return exact
         alts = self.alternatives()
