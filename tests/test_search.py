@@ -137,18 +137,22 @@ def test_the_second_action_of_a_turn_reuses_the_first_search_and_a_new_turn_does
     from tne_ai.agents import make_agent
     pos = Position.new(2, seed=5)
     agent = make_agent("mcts:iterations=3000", seed=1)
+
+    def inherited(a):             # the root's visits the last search did not run itself
+        return a.info.visits - a.info.iterations
     pos.push(agent.choose(pos))                   # player 0's first action
-    assert agent.last.reused == 0
+    assert inherited(agent) == 0
+    first = agent.last
     assert pos.to_act == 0 and pos.st[S.ACTIONS_LEFT] == 1
     pos.push(agent.choose(pos))                   # his second: the chosen child's subtree
-    assert agent.last.reused > 0
-    assert agent.last.iterations == 3000
+    assert agent.last is first and inherited(agent) > 0   # the same Search, moved on
+    assert agent.info.iterations == 3000
     other = make_agent("mcts:iterations=3000", seed=1)
     pos.push(other.choose(pos))                   # player 1's turn: a fresh tree
-    assert other.last.reused == 0
+    assert inherited(other) == 0
     agent_again = make_agent("mcts:iterations=3000,reuse=0", seed=1)
     agent_again.choose(pos)
-    assert agent_again.last.reused == 0
+    assert inherited(agent_again) == 0
 
 
 def test_mover_moves_are_the_same_in_every_determinization():
