@@ -53,6 +53,37 @@ def test_features_of_a_hand_built_position():
     assert np.allclose(out[1, F.N_BASE:], np.array(them) * stage)
 
 
+@pytest.mark.parametrize("players,bag_start", [(2, 131), (3, 125), (4, 119)])
+def test_the_game_stage_is_0_at_the_deal_of_every_player_count(players, bag_start):
+    """The bag after the deal: 153 tiles less the 10 starting temples less 6 per hand (SPEC
+    section 1), and all ten treasures on their temples: nothing of the game is gone yet."""
+    for seed in (1, 2):
+        p = Position.new(players, seed=seed)
+        assert int(S.bag_total(p.st)) == bag_start
+        assert F.stage(p.st) == 0.0
+
+
+@pytest.mark.parametrize("players,bag,treasures,expected", [
+    # 3 players: 125 tiles after the deal, 50 left -> 3/5 of the bag gone; 8 treasures on
+    # the board -> 2 of the 8 that can go are gone (1/4): the bag's share decides
+    (3, 50, 8, 1 - 50 / 125),
+    # 4 players: 119 after the deal, 95 left -> 24/119 gone (about 0.20); 5 treasures left
+    # -> 5 of 8 gone (0.625): the treasures' share decides
+    (4, 95, 5, 5 / 8),
+    # 2 players: 131 after the deal, 24 left -> 107/131 gone
+    (2, 24, 9, 1 - 24 / 131),
+])
+def test_the_game_stage_counts_from_the_bag_of_the_games_own_player_count(players, bag, treasures,
+                                                                         expected):
+    start = ["K1", "B2", "F3", "N5", "I7", "B8", "O9", "F10", "K11", "P2"]
+    kept = start[:treasures]
+    scores = [{"treasure": 10 - treasures}] + [{}] * (players - 1)
+    mix = "r" * 35 + "b" * 30 + "k" * 20 + "g" * 10      # 95 tiles the board and hands leave
+    p = load(players=players, bag=mix[:bag], treasures=kept, scores=scores)
+    assert int(S.bag_total(p.st)) == bag
+    assert F.stage(p.st) == pytest.approx(expected)
+
+
 def test_model_win_chances_are_a_softmax_of_the_values():
     p = scene()
     w = np.zeros(F.N_FEATURES)
