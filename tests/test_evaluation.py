@@ -94,6 +94,39 @@ def test_model_win_chances_are_a_softmax_of_the_values():
     assert out[1] == pytest.approx(1 / (math.exp(2) + 1))
 
 
+def test_per_count_weights_use_the_vector_of_the_games_player_count():
+    """Weights of 3 * N_FEATURES: the vectors of 2, 3 and 4 players one after another.  A
+    3-player game reads only the middle one: there value = 1 x lowest colour, and the lowest
+    colours are 2, 1 and 0, so the chances are e^2, e^1, e^0 over their sum; the 2- and
+    4-player vectors (value = -5 x lowest) would give the reverse order."""
+    p = load(players=3, hands=["rrbggk", "rrbggk", "rrbggk"],
+             scores=[{"red": 2, "blue": 2, "green": 2, "black": 2}, {"red": 1, "blue": 1, "green": 1, "black": 1},
+                     {}])
+    w = np.zeros(3 * F.N_FEATURES)
+    w[F.F_SORTED] = -5.0
+    w[F.N_FEATURES + F.F_SORTED] = 1.0
+    w[2 * F.N_FEATURES + F.F_SORTED] = -5.0
+    out = np.zeros(4)
+    evaluate_model(p.st, w, np.empty((16, 3), dtype=np.uint64), np.zeros((4, F.N_FEATURES)), out)
+    total = math.exp(2) + math.exp(1) + 1
+    assert out[:3].tolist() == pytest.approx([math.exp(2) / total, math.exp(1) / total, 1 / total])
+    # the 2-player scene reads the first vector: lowest colours 2 and 0, value -5 x lowest
+    evaluate_model(scene().st, w, np.empty((16, 3), dtype=np.uint64), np.zeros((4, F.N_FEATURES)), out)
+    assert out[0] == pytest.approx(math.exp(-10) / (math.exp(-10) + 1))
+
+
+def test_weights_files_of_one_vector_and_of_one_per_count_both_load(tmp_path):
+    prior = np.zeros(P.N_KINDS)
+    for length in (F.N_FEATURES, 3 * F.N_FEATURES):
+        w = np.arange(length, dtype=np.float64)
+        save_weights(tmp_path / "w.npz", w, prior)
+        assert load_weights(tmp_path / "w.npz")[0].tolist() == w.tolist()
+    np.savez(tmp_path / "two.npz", weights=np.zeros(2 * F.N_FEATURES), features=np.array(F.FEATURE_NAMES),
+             prior=prior, kinds=np.array(P.KIND_NAMES))
+    with pytest.raises(TneError, match="do not match"):
+        load_weights(tmp_path / "two.npz")
+
+
 def kind_of(p, move):
     masks = np.empty((P.N_MASKS, 3), dtype=np.uint64)
     P.prepare(p.st, np.empty((16, 3), dtype=np.uint64), masks)
