@@ -9,15 +9,18 @@ final-ranking reward, which a finished game gets instead.
 
 The weights are an array so they can be tuned without recompiling: ``EVAL_DEFAULT``.
 
-The fitted evaluation (``evaluate_model``) has one weight vector per player count: the
-features carry no count of their own (a feature equal for every player cancels in the
-softmax), so a count's own weights are how the model tells a 4-player position from a
-2-player one.  ``tne_ai.train`` fits the vector of each count as the pooled fit plus a
-deviation fitted on that count's positions under an L2 penalty.  Chosen by measurement on
-held-out self-play games (``bench/eval_fit.py``, bench/README.md): against one vector for
-every count, log-loss 0.832 -> 0.815 with 3 players and 1.142 -> 1.075 with 4, 2 players
-unchanged (0.462).  Weights files of one vector (before per-count fits) still load and
-serve every count.
+The fitted evaluation (``evaluate_model``) takes one weight vector for every player count
+or one per count (``PER_COUNT_WEIGHTS``: the vectors of 2, 3 and 4 players one after
+another), and reads the vector of the game's count.  The features carry no count of their
+own: a feature equal for every player cancels in the softmax, so per-count weights are how
+a model can tell a 4-player position from a 2-player one.  ``tne_ai.train`` fits each
+count's vector as the pooled fit plus a deviation fitted on that count's positions under an
+L2 penalty.  Measured (``bench/eval_fit.py`` and matches, bench/README.md "Per-count
+fits"): on held-out self-play games the per-count fit lowers the log-loss from 0.832 to
+0.815 with 3 players and from 1.142 to 1.075 with 4 (2 players unchanged, 0.462), but at
+1,000 iterations it did not play better than the one-vector weights (3 players: 16 first
+places of 60 against an equal share of 20; 4 players: 12 of 60 against 15), so the shipped
+file stays one vector.
 """
 import math
 import os
