@@ -19,6 +19,10 @@ and accuracy (the favourite won).
     python bench/eval_fit.py --l2-dev 0.001 0.01 0.1 --out bench/results/eval_fit.json
 
 The positions are cached (``--cache``, an .npz) so a second run only fits.
+
+``--combine BASE PER_COUNT N... --combine-out FILE`` writes a weights file with the vectors
+of the counts N taken from the per-count file PER_COUNT and the others from BASE (either
+kind of file; the prior is BASE's), and fits nothing.
 """
 import argparse
 import json
@@ -113,6 +117,24 @@ def subset(data, rows):
     return {k: v[rows] for k, v in data.items()}
 
 
+def combine(base, per_count, counts, out):
+    from tne_ai.search.evaluate import PER_COUNT_WEIGHTS, save_weights
+    w, prior = load_weights(base)
+    w = np.tile(w, 3) if len(w) == N_FEATURES else w.copy()
+    other = load_weights(per_count)[0]
+    if len(other) != PER_COUNT_WEIGHTS:
+        raise SystemExit(f"{per_count}: not a per-count weights file")
+    for n in counts:
+        w[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES] = other[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES]
+    import hashlib
+    digest = {os.path.basename(p): hashlib.sha256(open(p, "rb").read()).hexdigest()
+              for p in (base, per_count)}
+    save_weights(out, w, prior, {"combined": json.dumps({"base": digest[os.path.basename(base)],
+                                                         "per_count": digest[os.path.basename(per_count)],
+                                                         "counts_from_per_count": counts})})
+    print(f"wrote {out}: counts {counts} from {per_count}, the others from {base}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", nargs="+", default=[os.path.join(DATA, f + ".jsonl.gz") for f in FILES])
@@ -123,7 +145,16 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", default="/tmp/eval_fit_positions.npz")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--combine", nargs="+", default=None, metavar="BASE PER_COUNT N")
+    ap.add_argument("--combine-out", default=None)
     args = ap.parse_args(argv)
+    if args.combine:
+        if len(args.combine) < 3 or not args.combine_out or \
+                not set(args.combine[2:]) <= {"2", "3", "4"}:
+            ap.error("--combine BASE PER_COUNT N... (N in 2, 3, 4) with --combine-out FILE")
+        combine(args.combine[0], args.combine[1], [int(n) for n in args.combine[2:]],
+                args.combine_out)
+        return
     t0 = time.time()
     if args.cache and os.path.exists(args.cache):
         with np.load(args.cache) as f:
