@@ -14,6 +14,9 @@ the reported chance against the result), each over all reviewed positions of the
     python bench/calibration.py --players 2 --games 15 --play-iterations 2000 \\
         --review-iterations 2000 --out bench/results/calibration
 
+``--records FILE`` reviews recorded games instead (the first ``--games`` of the file, one
+player count), e.g. the self-play generations of ``bench/data/selfplay``.
+
 Both steps resume: the games go to OUT/selfplay_Np.jsonl (`tne tournament --resume`), the
 reviews to OUT/review_Np.jsonl, one reviewed game a line, and a game reviewed before is not
 reviewed again.  ``--jobs`` plays and reviews in parallel processes.
@@ -119,6 +122,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(HERE, "results", "calibration"))
+    ap.add_argument("--records", default=None,
+                    help="review these recorded games (one player count) instead of playing; "
+                         "the first --games records of the file")
     args = ap.parse_args(argv)
     if not 1 <= args.games <= 1000 or not 1 <= args.jobs <= 64:
         ap.error("--games 1..1000, --jobs 1..64")
@@ -127,7 +133,21 @@ def main(argv=None):
     summary = []
     for players in args.players:
         games_path = os.path.join(args.out, f"selfplay_{players}p.jsonl")
-        play(players, args.games, spec, args.seed, args.jobs, games_path)
+        if args.records:
+            if len(args.players) != 1:
+                ap.error("--records: give the one --players count of its games")
+            if not os.path.exists(games_path):
+                chosen = []
+                for _, rec in read_records(args.records):
+                    if len(chosen) == args.games:
+                        break
+                    if rec["start"]["players"] != players:
+                        ap.error(f"--records: a game of {rec['start']['players']} players")
+                    chosen.append(rec)
+                with open(games_path, "w", encoding="utf-8") as f:
+                    f.writelines(json.dumps(rec) + "\n" for rec in chosen)
+        else:
+            play(players, args.games, spec, args.seed, args.jobs, games_path)
         points = review_all(games_path, os.path.join(args.out, f"review_{players}p.jsonl"),
                             args.review_iterations, args.seed, args.jobs)
         count = sum(1 for _ in read_records(games_path))

@@ -53,6 +53,37 @@ def test_features_of_a_hand_built_position():
     assert np.allclose(out[1, F.N_BASE:], np.array(them) * stage)
 
 
+@pytest.mark.parametrize("players,bag_start", [(2, 131), (3, 125), (4, 119)])
+def test_the_game_stage_is_0_at_the_deal_of_every_player_count(players, bag_start):
+    """The bag after the deal: 153 tiles less the 10 starting temples less 6 per hand (SPEC
+    section 1), and all ten treasures on their temples: nothing of the game is gone yet."""
+    for seed in (1, 2):
+        p = Position.new(players, seed=seed)
+        assert int(S.bag_total(p.st)) == bag_start
+        assert F.stage(p.st) == 0.0
+
+
+@pytest.mark.parametrize("players,bag,treasures,expected", [
+    # 3 players: 125 tiles after the deal, 50 left -> 3/5 of the bag gone; 8 treasures on
+    # the board -> 2 of the 8 that can go are gone (1/4): the bag's share decides
+    (3, 50, 8, 1 - 50 / 125),
+    # 4 players: 119 after the deal, 95 left -> 24/119 gone (about 0.20); 5 treasures left
+    # -> 5 of 8 gone (0.625): the treasures' share decides
+    (4, 95, 5, 5 / 8),
+    # 2 players: 131 after the deal, 24 left -> 107/131 gone
+    (2, 24, 9, 1 - 24 / 131),
+])
+def test_the_game_stage_counts_from_the_bag_of_the_games_own_player_count(players, bag, treasures,
+                                                                         expected):
+    start = ["K1", "B2", "F3", "N5", "I7", "B8", "O9", "F10", "K11", "P2"]
+    kept = start[:treasures]
+    scores = [{"treasure": 10 - treasures}] + [{}] * (players - 1)
+    mix = "r" * 35 + "b" * 30 + "k" * 20 + "g" * 10      # 95 tiles the board and hands leave
+    p = load(players=players, bag=mix[:bag], treasures=kept, scores=scores)
+    assert int(S.bag_total(p.st)) == bag
+    assert F.stage(p.st) == pytest.approx(expected)
+
+
 def test_model_win_chances_are_a_softmax_of_the_values():
     p = scene()
     w = np.zeros(F.N_FEATURES)
@@ -61,6 +92,39 @@ def test_model_win_chances_are_a_softmax_of_the_values():
     evaluate_model(p.st, w, np.empty((16, 3), dtype=np.uint64), np.zeros((4, F.N_FEATURES)), out)
     assert out[0] == pytest.approx(math.exp(2) / (math.exp(2) + 1))
     assert out[1] == pytest.approx(1 / (math.exp(2) + 1))
+
+
+def test_per_count_weights_use_the_vector_of_the_games_player_count():
+    """Weights of 3 * N_FEATURES: the vectors of 2, 3 and 4 players one after another.  A
+    3-player game reads only the middle one: there value = 1 x lowest colour, and the lowest
+    colours are 2, 1 and 0, so the chances are e^2, e^1, e^0 over their sum; the 2- and
+    4-player vectors (value = -5 x lowest) would give the reverse order."""
+    p = load(players=3, hands=["rrbggk", "rrbggk", "rrbggk"],
+             scores=[{"red": 2, "blue": 2, "green": 2, "black": 2}, {"red": 1, "blue": 1, "green": 1, "black": 1},
+                     {}])
+    w = np.zeros(3 * F.N_FEATURES)
+    w[F.F_SORTED] = -5.0
+    w[F.N_FEATURES + F.F_SORTED] = 1.0
+    w[2 * F.N_FEATURES + F.F_SORTED] = -5.0
+    out = np.zeros(4)
+    evaluate_model(p.st, w, np.empty((16, 3), dtype=np.uint64), np.zeros((4, F.N_FEATURES)), out)
+    total = math.exp(2) + math.exp(1) + 1
+    assert out[:3].tolist() == pytest.approx([math.exp(2) / total, math.exp(1) / total, 1 / total])
+    # the 2-player scene reads the first vector: lowest colours 2 and 0, value -5 x lowest
+    evaluate_model(scene().st, w, np.empty((16, 3), dtype=np.uint64), np.zeros((4, F.N_FEATURES)), out)
+    assert out[0] == pytest.approx(math.exp(-10) / (math.exp(-10) + 1))
+
+
+def test_weights_files_of_one_vector_and_of_one_per_count_both_load(tmp_path):
+    prior = np.zeros(P.N_KINDS)
+    for length in (F.N_FEATURES, 3 * F.N_FEATURES):
+        w = np.arange(length, dtype=np.float64)
+        save_weights(tmp_path / "w.npz", w, prior)
+        assert load_weights(tmp_path / "w.npz")[0].tolist() == w.tolist()
+    np.savez(tmp_path / "two.npz", weights=np.zeros(2 * F.N_FEATURES), features=np.array(F.FEATURE_NAMES),
+             prior=prior, kinds=np.array(P.KIND_NAMES))
+    with pytest.raises(TneError, match="do not match"):
+        load_weights(tmp_path / "two.npz")
 
 
 def kind_of(p, move):

@@ -10,7 +10,7 @@ import pytest
 from tne_ai.search.evaluate import load_weights
 from tne_ai.search.features import N_FEATURES
 from tne_ai.search.priors import N_KINDS
-from tne_ai.train import fit_logit, player_mask
+from tne_ai.train import fit_logit, fit_per_count, player_mask
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +28,7 @@ def test_train_plays_fits_and_writes_the_same_weights_for_the_same_seed(tmp_path
     assert second.returncode == 0, second.stderr
     wa, pa = load_weights(tmp_path / "a.npz")
     wb, pb = load_weights(tmp_path / "b.npz")
-    assert wa.shape == (N_FEATURES,) and pa.shape == (N_KINDS,)
+    assert wa.shape == (3 * N_FEATURES,) and pa.shape == (N_KINDS,)   # per count: 2, 3, 4
     assert wa.tolist() == wb.tolist() and pa.tolist() == pb.tolist()
     assert len((tmp_path / "a.jsonl").read_text().splitlines()) == 4   # 2 deals x 2 seats
     out = first.stdout
@@ -79,6 +79,31 @@ def test_fit_logit_recovers_known_weights():
     y[~win, 1] = 1
     w = fit_logit(x, y, player_mask(np.full(n, 2)), l2=0.0)
     assert w[0] == pytest.approx(2.0, abs=0.1)
+
+
+def test_per_count_fits_recover_each_counts_weight_and_keep_the_pooled_one_where_no_data():
+    """2-player rows where the feature's weight is 2 and 4-player rows where it is -1 (the
+    winner drawn with chance softmax(w x)); no 3-player rows.  With a light penalty each count
+    gets its own weight back; the 3-player vector is the pooled fit, and a heavy penalty keeps
+    every count at the pooled fit."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for players, weight in ((2, 2.0), (4, -1.0)):
+        x = np.zeros((20000, 4, 1))
+        x[:, :players, 0] = rng.normal(size=(20000, players))
+        v = np.exp(weight * x[:, :players, 0])
+        p = v / v.sum(axis=1, keepdims=True)
+        winner = (rng.random((20000, 1)) > np.cumsum(p, axis=1)).sum(axis=1)
+        y = np.zeros((20000, 4))
+        y[np.arange(20000), winner] = 1
+        rows.append((x, y, np.full(20000, players)))
+    data = {k: np.concatenate([r[i] for r in rows]) for i, k in enumerate(("x", "y", "players"))}
+    pooled = fit_logit(data["x"], data["y"], player_mask(data["players"]), l2=0.0)
+    w = fit_per_count(data, pooled, 1e-6)
+    assert w.shape == (3,)
+    assert w[0] == pytest.approx(2.0, abs=0.1) and w[2] == pytest.approx(-1.0, abs=0.1)
+    assert w[1] == pooled[0]
+    assert fit_per_count(data, pooled, 1e6) == pytest.approx(np.tile(pooled, 3), abs=1e-3)
 
 
 def test_dataset_rows_of_absent_players_are_zero_whatever_came_before():

@@ -111,7 +111,7 @@ def analyse(position: PositionLike, limit: Limit, multipv: int = 1,
 
     >>> p = Position.new(players=3, seed=4)
     >>> [i["visits"] for i in analyse(p, Limit(iterations=1000), multipv=2, seed=7)]
-    [50, 49]
+    [48, 47]
     """
     if not isinstance(limit, Limit) or not limit.bounded:
         raise LimitError("analyse needs a Limit with a time or an iteration budget")

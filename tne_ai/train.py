@@ -11,7 +11,9 @@
    legal moves of each kind there were (``search.priors``).
 3. **Fit.** ``fit_logit`` fits a conditional logit by Newton's method with an L2 penalty:
    for the evaluation, P(p wins) = softmax over players of w . features_p; for the prior,
-   P(move) = softmax over the legal moves of the weight of the move's kind.
+   P(move) = softmax over the legal moves of the weight of the move's kind.  The evaluation
+   is then fitted per player count (``fit_per_count``): each count's vector is the pooled
+   one plus a deviation fitted on that count's positions under the same penalty.
 4. **Report.** Held-out games (a seeded share, split by game so no game is in both) are
    scored by log-loss and accuracy (the favourite won) for the new weights, the weights in
    use before and the hand-set evaluation of the frozen baseline.
@@ -162,6 +164,24 @@ def fit_logit(x, y, mask, l2=1e-3, offset=None, iterations=100, tol=1e-8, report
     return w
 
 
+def fit_per_count(data, pooled, l2_dev, report=None):
+    """One evaluation vector per player count, flattened (2, 3 then 4 players, each as long
+    as ``pooled``): each is the pooled vector plus a deviation fitted on that count's positions alone
+    (the pooled values as an offset) under the L2 penalty ``l2_dev``, so a count with few
+    positions stays near the pooled fit; a count without positions keeps the pooled one."""
+    out = np.tile(np.asarray(pooled, dtype=np.float64), 3)
+    k = len(pooled)
+    for n in (2, 3, 4):
+        rows = data["players"] == n
+        if not rows.any():
+            continue
+        x = data["x"][rows]
+        d = fit_logit(x, data["y"][rows], player_mask(data["players"][rows]), l2=l2_dev,
+                      offset=x @ pooled, report=report)
+        out[(n - 2) * k:(n - 1) * k] += d
+    return out
+
+
 def log_loss(p, y, mask):
     """Mean over rows of -sum_j y_ij log p_ij, and the share of rows whose favourite won."""
     p = np.clip(p, 1e-12, 1.0)
@@ -191,7 +211,16 @@ def basic_chances(data):
 
 
 def model_chances(data, w):
-    return _softmax(data["x"] @ w, player_mask(data["players"]))
+    """Win chances under w: one vector for every count, or per-count vectors (2, 3, 4
+    players one after another)."""
+    x, players = data["x"], np.asarray(data["players"])
+    if len(w) == N_FEATURES:
+        return _softmax(x @ w, player_mask(players))
+    value = np.zeros(x.shape[:2])
+    for n in (2, 3, 4):
+        rows = players == n
+        value[rows] = x[rows] @ w[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES]
+    return _softmax(value, player_mask(players))
 
 
 def kind_rows(data):
@@ -251,8 +280,10 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
             return None
         return lambda k, loss: progress(stage, f"tne train: fitting {what} on {rows} rows: "
                                                f"iteration {k} (at most 100), loss {loss:.6g}")
-    w = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2,
-                  report=step("fit-eval", "the evaluation", len(train_set["y"])))
+    pooled = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2,
+                       report=step("fit-eval", "the evaluation", len(train_set["y"])))
+    w = fit_per_count(train_set, pooled, l2,
+                      report=step("fit-eval", "the per-count evaluations", len(train_set["y"])))
     prior = fit_prior(train_set, l2=l2,
                       report=step("fit-prior", "the move-kind prior", len(train_set["chosen"])))
     mask = player_mask(test_set["players"])
@@ -267,6 +298,19 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
             report["previous"] = log_loss(model_chances(test_set, prev_w), test_set["y"], mask)
         except TneError:
             pass
+    # the same per player count, the one-vector fit beside the per-count one
+    report["by_players"] = {}
+    for n in (2, 3, 4):
+        rows = test_set["players"] == n
+        if not rows.any():
+            continue
+        part = {"x": test_set["x"][rows], "players": test_set["players"][rows]}
+        y, m = test_set["y"][rows], mask[rows]
+        entry = {"positions": int(rows.sum()), "fitted": log_loss(model_chances(part, w), y, m),
+                 "pooled": log_loss(model_chances(part, pooled), y, m)}
+        if "previous" in report:
+            entry["previous"] = log_loss(model_chances(part, prev_w), y, m)
+        report["by_players"][n] = entry
     # the prior's held-out log-loss per decision, against uniform over the legal moves
     if len(test_set["chosen"]):
         x, y, kmask, offset = kind_rows(test_set)
@@ -287,9 +331,17 @@ def report_lines(report, w, prior):
         if key in report:
             loss, acc = report[key]
             lines.append(f"  {name:<22} {loss:8.4f}  {acc:8.3f}")
+    for n, entry in report.get("by_players", {}).items():
+        parts = [f"{name} {entry[key][0]:.4f}" for key, name in
+                 (("fitted", "fitted"), ("pooled", "one vector for all counts"),
+                  ("previous", "in use")) if key in entry]
+        lines.append(f"  {n} players ({entry['positions']} positions), log-loss: " + ", ".join(parts))
     if "prior_fitted" in report:
         lines.append(f"move-kind prior, held-out log-loss per action: fitted "
                      f"{report['prior_fitted']:.4f}, uniform {report['prior_uniform']:.4f}")
-    lines.append("evaluation weights: " + ", ".join(f"{n} {v:+.3f}" for n, v in zip(FEATURE_NAMES, w)))
+    for k in range(len(w) // N_FEATURES):
+        label = "evaluation weights" + (f", {k + 2} players" if len(w) > N_FEATURES else "")
+        lines.append(f"{label}: " + ", ".join(
+            f"{n} {v:+.3f}" for n, v in zip(FEATURE_NAMES, w[k * N_FEATURES:(k + 1) * N_FEATURES])))
     lines.append("prior weights: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(KIND_NAMES, prior)))
     return lines

@@ -33,7 +33,10 @@ Base features of player p (SPEC sections named where the rule is):
 =====================  ======================================================================
 
 The stage is the larger of how much of the bag is gone and how many of the ten treasures
-are gone (the game ends at two left, SPEC section 3).
+are gone (the game ends at two left, SPEC section 3).  The bag is measured from what it holds
+once the game is dealt, which depends on the player count: 153 tiles less the 10 starting
+temples less 6 per hand (SPEC section 1), so 131, 125 and 119 tiles for 2, 3 and 4 players,
+and the stage is 0 at the start of every game.
 """
 import numpy as np
 from numba import njit
@@ -69,8 +72,10 @@ BASE_NAMES = ("lowest", "second", "third", "highest", "treasures", "hand", "hand
 FEATURE_NAMES = BASE_NAMES + tuple(name + "*stage" for name in BASE_NAMES)
 assert len(BASE_NAMES) == N_BASE
 
-# tiles in the bag after the deal of a 2-player game: 153 less 10 temples and two hands
-BAG_START = 131.0
+# the bag after the deal (SPEC section 1): 153 tiles less the 10 starting temples, less a
+# hand of 6 per player
+BAG_BEFORE_HANDS = 143.0
+HAND_TILES = 6.0
 TREASURES_START = 10.0
 
 
@@ -81,11 +86,12 @@ def _clip3(x):
 
 @njit(cache=True)
 def stage(st):
-    """How near the end the game is, 0..1."""
+    """How near the end the game is, 0..1 (0 at the deal of a game of any player count)."""
     bag = S.bag_total(st)
+    bag_start = BAG_BEFORE_HANDS - HAND_TILES * st[S.PLAYERS]
     bb = st.view(np.uint64)
     treasures = count3(bb[S.BB_TREASURE], bb[S.BB_TREASURE + 1], bb[S.BB_TREASURE + 2])
-    a = 1.0 - bag / BAG_START
+    a = 1.0 - bag / bag_start
     b = (TREASURES_START - treasures) / (TREASURES_START - 2.0)
     g = a if a > b else b
     return 0.0 if g < 0.0 else (1.0 if g > 1.0 else g)
