@@ -98,7 +98,7 @@ class MctsAgent(Agent):
 
     def __init__(self, seed=0, iterations=None, time=None, threads=1, c=None, rollout=DEFAULT_ROLLOUT,
                  leader=None, eval="model", prior="kinds", widen=None, wexp=None, settle=None,
-                 weights=None, margin=None, reuse=None):
+                 weights=None, margin=None, reuse=None, **selection):
         if iterations is None and time is None:
             time = 0.2
         self.iterations = iterations
@@ -122,6 +122,9 @@ class MctsAgent(Agent):
             self.weights, self.prior_w = load_weights(weights)
         self.seed = seed
         self.calls = 0
+        # the selection options (select, cpuct, fpu, open_losing, widen_mass): SearchConfig's own
+        from .search.config import SearchConfig
+        self.config = SearchConfig().replace(**selection) if selection else None
         parts = [f"iterations={iterations}" if iterations is not None else None,
                  f"time={time}" if time is not None else None]
         self.name = "mcts:" + ",".join(p for p in parts if p)
@@ -133,7 +136,7 @@ class MctsAgent(Agent):
                         rollout_depth=self.rollout, leader_value=self.leader,
                         evaluation=self.evaluation, prior=self.prior, widen=self.widen,
                         widen_exp=self.wexp, settle_leaves=self.settle, weights=self.weights,
-                        prior_w=self.prior_w, commit_margin=self.margin)
+                        prior_w=self.prior_w, commit_margin=self.margin, config=self.config)
         self.last = result
         return result.move
 
@@ -148,7 +151,8 @@ _OPTIONS = {
     "mcts": {"seed": int, "iterations": int, "time": float, "threads": int, "c": float,
              "rollout": int, "leader": float, "eval": str, "prior": str, "widen": float,
              "wexp": float, "settle": int, "weights": str, "margin": float,
-             "reuse": int},
+             "reuse": int, "select": str, "cpuct": float, "fpu": float, "open_losing": float,
+             "widen_mass": float},
 }
 _CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
             "engine": _engine_agent}
@@ -188,9 +192,11 @@ _RANGES = {"seed": (0, L.MAX_SEED, False), "iterations": (1, L.MAX_ITERATIONS, F
            "simulations": (1, L.MAX_SIMULATIONS, False), "threads": (1, L.MAX_THREADS, False),
            "time": (0, L.MAX_SECONDS, True), "c": (0, 1e6, True), "rollout": (-1, L.MAX_PLIES, False),
            "leader": (-1e6, 1e6, False), "widen": (0, 100, False), "wexp": (0, 4, False),
-           "margin": (0, 1, False), "settle": (0, 1, False), "reuse": (0, 1, False)}
+           "margin": (0, 1, False), "settle": (0, 1, False), "reuse": (0, 1, False),
+           "cpuct": (0, 1e6, True), "fpu": (0, 1, False), "open_losing": (0, 1, False),
+           "widen_mass": (0, 100, False)}
 # the text options with a fixed set of values (weights= is a path, checked when it is read)
-_CHOICES = {"eval": ("model", "basic"), "prior": ("kinds", "none"),
+_CHOICES = {"eval": ("model", "basic"), "prior": ("kinds", "none"), "select": ("ucb", "puct"),
             "playout": ("engine", "python")}
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")

@@ -47,6 +47,11 @@ EVALUATION_DEFAULTS = {
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
 DEFAULT_BATCH = 32
+# selection (search/mcts.py): PUCT's constant and first-play urgency reduction (win chances
+# in [0, 1]), and the win chance below which a node's opened children all count as losing
+DEFAULT_CPUCT = 1.0
+DEFAULT_FPU = 0.1
+DEFAULT_OPEN_LOSING = 0.0
 
 
 class SearchConfigError(TneError, ValueError):
@@ -86,6 +91,25 @@ _ROWS = (
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
     OptionInfo("widen_exp", "float", None, 0.0, L.MAX_WIDEN_EXP, False,
                "progressive widening exponent" + _EVAL_OWN, ("wexp",)),
+    OptionInfo("select", "choice", "ucb", None, None, False,
+               "selection among a node's children: ucb (mean + c sqrt(ln avail / visits), "
+               "opening by widening) or puct (mean + cpuct P sqrt(N) / (1 + visits), P the "
+               "move's prior probability; the best untried move opens when its score at "
+               "first-play urgency, the opened children's mean less fpu, is higher)",
+               (), ("ucb", "puct")),
+    OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
+               "select=puct: the exploration constant"),
+    OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
+               "select=puct: an untried move is valued at the opened children's mean win "
+               "chance less this (first-play urgency)"),
+    OptionInfo("open_losing", "float", DEFAULT_OPEN_LOSING, 0.0, 1.0, False,
+               "no unopened winner: a node whose opened children all have a mean win chance "
+               "for the chooser below this, after two visits per opened child, opens another "
+               "untried move, whatever the widening (0: off)"),
+    OptionInfo("widen_mass", "float", 0.0, 0.0, L.MAX_WIDEN, False,
+               "widening by prior mass instead of count: a node opens moves in prior order "
+               "while the prior probabilities of its opened children sum to less than "
+               "widen_mass * (visits + 1) ** widen_exp (0: off, widen counts children)"),
     OptionInfo("settle", "bool", None, None, None, False,
                "settle pending decisions before scoring a leaf" + _EVAL_OWN, ("settle_leaves",)),
     OptionInfo("commit_margin", "float", None, 0.0, 1.0, False,
@@ -207,6 +231,11 @@ class SearchConfig:
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
+    select: str = "ucb"
+    cpuct: float = DEFAULT_CPUCT
+    fpu: float = DEFAULT_FPU
+    open_losing: float = DEFAULT_OPEN_LOSING
+    widen_mass: float = 0.0
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None

@@ -457,3 +457,68 @@ def pick_commit(st, moves, n, child_stamp, stamp):
             best_rank = r
             best = a
     return best
+
+
+@njit(cache=True)
+def prior_probs(st, moves, n, weights, kmask, masks, out):
+    """The prior as a probability distribution over the n legal moves of st: out[i] is the
+    chance of moves[i].  In the action phase P(move) = exp(weights[kind]) over the sum of
+    exp(weights[kind']) of every legal move (the conditional logit ``tne train`` fits, so a
+    kind with m legal moves holds m shares); at a commit, 2 ** -commit_rank (the order
+    ``pick_commit`` opens them), normalized; any other decision, or no weights (None),
+    uniform.  This per-move array is the interface a finer policy replaces."""
+    phase = st[S.PHASE]
+    if weights is None:
+        for i in range(n):
+            out[i] = 1.0 / n
+        return 0
+    if phase == S.PH_ACTION:
+        prepare(st, kmask, masks)
+        top = -1e300
+        for i in range(n):
+            out[i] = weights[move_kind(st, masks, moves[i])]
+            if out[i] > top:
+                top = out[i]
+        for i in range(n):
+            out[i] = math.exp(out[i] - top)
+    elif phase == S.PH_REVOLT or phase == S.PH_WAR:
+        for i in range(n):
+            out[i] = 0.5 ** commit_rank(st, moves[i] - S.A_COMMIT)
+    else:
+        for i in range(n):
+            out[i] = 1.0
+    total = 0.0
+    for i in range(n):
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return 0
+
+
+@njit(cache=True)
+def pick_by_prior(st, moves, n, child_stamp, stamp, weights, kmask, masks, out, rng):
+    """The untried move of the best prior probability (``prior_probs``; ties at random), its
+    probability and the best probability left untried after it: (move, p, p_next); move -1
+    if every legal move was tried (moves: the n legal moves, those opened marked
+    child_stamp == stamp)."""
+    prior_probs(st, moves, n, weights, kmask, masks, out)
+    best = np.int64(-1)
+    top = -1.0
+    second = 0.0
+    ties = 0
+    for i in range(n):
+        a = moves[i]
+        if child_stamp[a] == stamp:
+            continue
+        p = out[i]
+        if p > top:
+            second = top if top > 0.0 else 0.0
+            top, best, ties = p, a, 1
+        elif p == top:
+            second = p
+            ties += 1
+            if below(rng, ties) == 0:
+                best = a
+        elif p > second:
+            second = p
+    return best, (top if top > 0.0 else 0.0), second
