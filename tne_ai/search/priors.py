@@ -474,13 +474,11 @@ def prior_probs(st, moves, n, weights, kmask, masks, out):
         return 0
     if phase == S.PH_ACTION:
         prepare(st, kmask, masks)
-        top = -1e300
+        top = weights[0]
+        for k in range(N_KINDS):
+            top = max(top, weights[k])
         for i in range(n):
-            out[i] = weights[move_kind(st, masks, moves[i])]
-            if out[i] > top:
-                top = out[i]
-        for i in range(n):
-            out[i] = math.exp(out[i] - top)
+            out[i] = math.exp(weights[move_kind(st, masks, moves[i])] - top)
     elif phase == S.PH_REVOLT or phase == S.PH_WAR:
         for i in range(n):
             out[i] = 0.5 ** commit_rank(st, moves[i] - S.A_COMMIT)
