@@ -160,15 +160,16 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
 def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, scratch,
               tree):
     """The untried legal action to open and its prior probability, with the best probability
-    still untried after it: (action, p, p_next).  With PUCT or widening by mass, in prior
-    order (``pick_by_prior``); else with priors and count widening by kind score
-    (``pick_untried`` in the action phase, ``pick_commit`` in a conflict), or at random.
+    still untried after it: (action, p, p_next; p read from ``prior_probs`` with PUCT or
+    widening by mass, else 0).  With PUCT, in prior order (``pick_by_prior``); else with
+    priors by kind score (``pick_untried`` in the action phase, ``pick_commit`` in a
+    conflict), or at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost."""
     kmask, masks, kind_counts, probs, rescue_w = scratch[9], scratch[10], scratch[13], scratch[15], scratch[16]
     action, _, child, sibling, _, _, _, _, _, _, _ = tree
     by_prior = cfg[CFG_SELECT] == 1.0 or cfg[CFG_WIDEN_MASS] > 0.0
-    if by_prior and not rescue:
+    if cfg[CFG_SELECT] == 1.0 and not rescue:
         return pick_by_prior(st, mv, n, child_stamp, stamp, prior_w, kmask, masks, probs, rng)
     phase = st[S.PHASE]
     widen = cfg[CFG_WIDEN_C] > 0.0 or by_prior or rescue
