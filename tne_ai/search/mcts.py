@@ -1,7 +1,7 @@
 """Single-observer information-set MCTS (SO-ISMCTS) in numba.
 
 One tree over the searcher's view.  Each iteration samples a determinization of the root
-(``determinize``), walks the tree choosing by UCB among the children whose action is legal
+(``determinize``), walks the tree choosing by UCB (or PUCT, ``select``) among the children whose action is legal
 in that sample (availability counts: a child's ``avail`` grows each time it was selectable),
 expands one untried legal action, plays a random rollout (to the end when ``rollout_depth``
 is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up

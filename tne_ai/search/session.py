@@ -40,7 +40,7 @@ from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
 # most; a time budget is sized at 200,000 iterations a second (above what one thread
-# reaches here); at most AUTO_NODES (4M nodes, 132 MB a tree).  Past it the tree stops
+# reaches here); at most AUTO_NODES (4M nodes, 164 MB a tree).  Past it the tree stops
 # growing and the iterations refine the nodes it has.
 AUTO_NODES = 1 << 22
 NODES_PER_SECOND = 200_000
