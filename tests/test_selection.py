@@ -91,9 +91,10 @@ def test_puct_picks_the_best_mean_plus_prior_over_visits():
 
 
 def test_puct_opens_the_best_untried_move_when_its_first_play_urgency_wins():
-    """The opened children's mean is 62.3 / 99 = 0.629; with fpu 0.1 an untried move is worth
-    0.529 + 10 P.  The best untried prior 0.2 gives 2.529 > 1.045 (the best child): open;
-    0.04 gives 0.929 < 1.045: do not; a bigger fpu of 0.5 with P 0.06 gives 0.729: do not."""
+    """The opened children's mean is 62.3 / 99 = 0.629, their prior mass 0.75 (sqrt 0.866);
+    with fpu 0.1 an untried move is worth 0.629 - 0.087 + 10 P = 0.543 + 10 P.  The best
+    untried prior 0.2 gives 2.543 > 1.045 (the best child): open; 0.04 gives 0.943 < 1.045:
+    do not; 0.06 gives 1.143: open, but not with fpu 0.5 (0.629 - 0.433 + 0.6 = 0.796)."""
     for untried, fpu, opens in ((0.2, 0.1, 1), (0.04, 0.1, 0), (0.06, 0.5, 0), (0.06, 0.1, 1)):
         tree = hand_tree(untried=untried)
         cfg = cfg_of("puct", fpu=fpu)
@@ -175,27 +176,22 @@ def test_prior_probs_of_commits_halve_along_the_opening_order():
     assert got == pytest.approx({k: v / 219 for k, v in want.items()})
 
 
-def test_pick_by_prior_opens_the_likeliest_untried_move_and_reports_the_next():
+def test_puct_nodes_keep_the_prior_probability_of_their_move():
+    """Each root child of a PUCT search holds P of its move among the root's legal moves
+    (the shipped kind weights), and the root the best P left untried (no more than the
+    largest P)."""
+    from tne_ai.search.evaluate import model_prior
     p = Position.new(2, seed=4)
-    w = np.zeros(P.N_KINDS)
-    w[P.K_TILE_ALONE] = math.log(3.0)
-    moves, probs, sc = probs_of(p, w)
-    child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    top = probs.max()
-    best = [int(a) for a, x in zip(moves, probs) if x == top]
-    rng = make_rng(3)
-    opened = []
-    for _ in range(len(best)):
-        a, pa, nxt = P.pick_by_prior(p.st, moves, len(moves), child_stamp, 9, w, sc.kmask, sc.masks,
-                                     sc.probs, rng)
-        assert pa == pytest.approx(top) and a not in opened
-        opened.append(int(a))
-        child_stamp[a] = 9
-    assert sorted(opened) == sorted(best)
-    assert nxt == pytest.approx(probs.min())          # the tiles next to no kingdom are all open
-    a, pa, _ = P.pick_by_prior(p.st, moves, len(moves), child_stamp, 9, w, sc.kmask, sc.masks,
-                               sc.probs, rng)
-    assert pa == pytest.approx(probs.min()) and int(a) not in opened
+    s = Search(p, SearchConfig(select="puct", seed=2))
+    s.run(iterations=400)
+    moves, probs, _ = probs_of(p, np.asarray(model_prior(), dtype=np.float64))
+    want = dict(zip(moves.tolist(), probs.tolist()))
+    tree = s.trees[0]
+    kids = tree.children(0)
+    assert len(kids) > 3
+    for ch in kids:
+        assert tree.prior[ch] == pytest.approx(want[int(tree.action[ch])], rel=1e-6)
+    assert 0.0 < tree.untried[0] <= max(want.values()) * (1 + 1e-6)
 
 
 # --- searches ------------------------------------------------------------------------------

@@ -94,14 +94,15 @@ _ROWS = (
     OptionInfo("select", "choice", "ucb", None, None, False,
                "selection among a node's children: ucb (mean + c sqrt(ln avail / visits), "
                "opening by widening) or puct (mean + cpuct P sqrt(N) / (1 + visits), P the "
-               "move's prior probability; the best untried move opens when its score at "
-               "first-play urgency, the opened children's mean less fpu, is higher)",
+               "move's prior probability; another move opens, in widening's kind order, when "
+               "the best untried P at first-play urgency (see fpu) scores higher)",
                (), ("ucb", "puct")),
     OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
                "select=puct: the exploration constant"),
     OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
                "select=puct: an untried move is valued at the opened children's mean win "
-               "chance less this (first-play urgency)"),
+               "chance less this times the square root of their summed prior (first-play "
+               "urgency)"),
     OptionInfo("open_losing", "float", DEFAULT_OPEN_LOSING, 0.0, 1.0, False,
                "no unopened winner: a node whose opened children all have a mean win chance "
                "for the chooser below this, after two visits per opened child, opens another "

@@ -1,10 +1,10 @@
 """Single-observer information-set MCTS (SO-ISMCTS) in numba.
 
 One tree over the searcher's view.  Each iteration samples a determinization of the root
-(``determinize``), walks the tree choosing by UCB (or PUCT, ``select``) among the children whose action is legal
-in that sample (availability counts: a child's ``avail`` grows each time it was selectable),
-expands one untried legal action, plays a random rollout (to the end when ``rollout_depth``
-is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up
+(``determinize``), walks the tree choosing by UCB (or PUCT, ``select``) among the children
+whose action is legal in that sample (availability counts: a child's ``avail`` grows each
+time it was selectable), expands one untried legal action, plays a random rollout (to the
+end when ``rollout_depth`` is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up
 the reward: from the final ranking when the game ended (win 1, a shared first place split,
 loss 0), else the heuristic win chance; each node accumulates the reward of the player who
 chose its action.  Tile draws are sampled through the determinized bag.
@@ -24,8 +24,7 @@ from ..engine.rng import below, make_rng
 from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
 from .determinize import determinize
 from .evaluate import evaluate, evaluate_model, settle
-from .priors import (commit_context, defender_hidden, pick_by_prior, pick_commit, pick_untried,
-                     prior_probs)
+from .priors import commit_context, defender_hidden, pick_commit, pick_untried, prior_probs
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
 FULL_ROLLOUT = 1 << 30
@@ -39,6 +38,7 @@ CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
 CFG_SELECT = 5     # 0: UCB; 1: PUCT with first-play urgency (``_select``, ``_opens``)
 CFG_CPUCT = 6      # PUCT's exploration constant
 CFG_FPU = 7        # PUCT: an untried move is valued at the opened children's mean less this
+#                    times the square root of their prior mass
 CFG_OPEN_LOSING = 8  # > 0: a node whose opened children all have a mean below this opens more
 CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children's prior
 #                      probabilities sum to less than M * (visits + 1) ** A
@@ -134,12 +134,14 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
 @njit(cache=True, nogil=True)
 def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
     """Whether node opens an untried legal action now (one is left and the tree has room):
-    0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every opened child's mean is below open_losing and the
-    node has had two visits per opened child (no unopened winner); with PUCT, when the
-    untried move of the best prior (probability ``untried``, valued at first-play urgency:
-    the opened children's mean less fpu) outscores every opened child; else by progressive
-    widening: while the opened prior mass is below widen_mass (visits + 1) ** widen_exp,
-    or, by count, while fewer than widen (visits + 1) ** widen_exp are open."""
+    0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every
+    opened child's mean is below open_losing and the node has had two visits per opened
+    child (no unopened winner); with PUCT, when the best untried prior (probability
+    ``untried``, valued at first-play urgency: the opened children's mean less fpu times
+    the square root of their prior mass, so a node that has tried little of its prior
+    expects little less than its mean) outscores every child; else by progressive widening:
+    while the opened prior mass is below widen_mass (visits + 1) ** widen_exp, or, by
+    count, while fewer than widen (visits + 1) ** widen_exp are open."""
     _, _, _, _, _, visits, _, _, _, untried, _ = tree
     if opened == 0:
         return 1
@@ -147,7 +149,8 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
     if threshold > 0.0 and best_mean < threshold and visits[node] >= 2 * opened:
         return 2
     if cfg[CFG_SELECT] == 1.0 and not even:
-        urgency = mean - cfg[CFG_FPU] + cfg[CFG_CPUCT] * untried[node] * math.sqrt(visits[node])
+        urgency = mean - cfg[CFG_FPU] * math.sqrt(mass) + \
+            cfg[CFG_CPUCT] * untried[node] * math.sqrt(visits[node])
         return 1 if urgency > best_score else 0
     if cfg[CFG_WIDEN_MASS] > 0.0:
         return 1 if mass < cfg[CFG_WIDEN_MASS] * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A] else 0
@@ -160,17 +163,16 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
 def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, scratch,
               tree):
     """The untried legal action to open and its prior probability, with the best probability
-    still untried after it: (action, p, p_next; p read from ``prior_probs`` with PUCT or
-    widening by mass, else 0).  With PUCT, in prior order (``pick_by_prior``); else with
-    priors by kind score (``pick_untried`` in the action phase, ``pick_commit`` in a
-    conflict), or at random.
+    still untried after it: (action, p, p_next; read from ``prior_probs`` with PUCT or
+    widening by mass, else 0 and 1).  With priors by kind score (``pick_untried`` in the
+    action phase: each further child of a kind is worth less, so the first children cover
+    the likely kinds; ``pick_commit`` in a conflict), else at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost."""
-    kmask, masks, kind_counts, probs, rescue_w = scratch[9], scratch[10], scratch[13], scratch[15], scratch[16]
+    kmask, masks, kind_counts = scratch[9], scratch[10], scratch[13]
+    probs, rescue_w = scratch[15], scratch[16]
     action, _, child, sibling, _, _, _, _, _, _, _ = tree
     by_prior = cfg[CFG_SELECT] == 1.0 or cfg[CFG_WIDEN_MASS] > 0.0
-    if cfg[CFG_SELECT] == 1.0 and not rescue:
-        return pick_by_prior(st, mv, n, child_stamp, stamp, prior_w, kmask, masks, probs, rng)
     phase = st[S.PHASE]
     widen = cfg[CFG_WIDEN_C] > 0.0 or by_prior or rescue
     if prior_w is not None and widen and phase == S.PH_ACTION:

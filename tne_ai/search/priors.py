@@ -492,31 +492,3 @@ def prior_probs(st, moves, n, weights, kmask, masks, out):
         out[i] /= total
     return 0
 
-
-@njit(cache=True)
-def pick_by_prior(st, moves, n, child_stamp, stamp, weights, kmask, masks, out, rng):
-    """The untried move of the best prior probability (``prior_probs``; ties at random), its
-    probability and the best probability left untried after it: (move, p, p_next); move -1
-    if every legal move was tried (moves: the n legal moves, those opened marked
-    child_stamp == stamp)."""
-    prior_probs(st, moves, n, weights, kmask, masks, out)
-    best = np.int64(-1)
-    top = -1.0
-    second = 0.0
-    ties = 0
-    for i in range(n):
-        a = moves[i]
-        if child_stamp[a] == stamp:
-            continue
-        p = out[i]
-        if p > top:
-            second = top if top > 0.0 else 0.0
-            top, best, ties = p, a, 1
-        elif p == top:
-            second = p
-            ties += 1
-            if below(rng, ties) == 0:
-                best = a
-        elif p > second:
-            second = p
-    return best, (top if top > 0.0 else 0.0), second
