@@ -141,7 +141,7 @@ def probs_of(p, weights):
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
     n = legal_moves(p.st, moves)
     sc = Scratch()
-    P.prior_probs(p.st, moves, n, weights, sc.kmask, sc.masks, sc.probs)
+    P.prior_probs(p.st, moves, n, weights, sc.kmask, sc.masks, sc.kind_w, sc.probs)
     return moves[:n].copy(), sc.probs[:n].copy(), sc
 
 

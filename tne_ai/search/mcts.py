@@ -170,7 +170,7 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost."""
     kmask, masks, kind_counts = scratch[9], scratch[10], scratch[13]
-    probs, rescue_w = scratch[15], scratch[16]
+    probs, kind_w = scratch[15], scratch[16]
     action, _, child, sibling, _, _, _, _, _, _, _ = tree
     by_prior = cfg[CFG_SELECT] == 1.0 or cfg[CFG_WIDEN_MASS] > 0.0
     phase = st[S.PHASE]
@@ -179,8 +179,8 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
         weights = prior_w
         if rescue:
             for k in range(prior_w.shape[0]):
-                rescue_w[k] = RESCUE_TIE * prior_w[k]
-            weights = rescue_w
+                kind_w[k] = RESCUE_TIE * prior_w[k]
+            weights = kind_w
         a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, weights,
                          child[node], sibling, action, kmask, masks, kind_counts, rng)
     elif prior_w is not None and widen and (phase == S.PH_REVOLT or phase == S.PH_WAR):
@@ -191,7 +191,7 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
             a = mv[below(rng, n)]
     if not by_prior:
         return np.int64(a), 0.0, 1.0
-    prior_probs(st, mv, n, prior_w, kmask, masks, probs)
+    prior_probs(st, mv, n, prior_w, kmask, masks, kind_w, probs)
     p = p_next = 0.0
     for i in range(n):
         if mv[i] == a:

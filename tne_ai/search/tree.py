@@ -93,8 +93,9 @@ class Scratch:
         self.move_sums = np.zeros((S.N_ACTIONS, 5), dtype=np.float64)
         # the prior probability of each legal move at the node being opened (prior_probs)
         self.probs = np.zeros(S.MAX_MOVES, dtype=np.float64)
-        # the kind weights of a rescue (a node whose opened children all lose): search/mcts.py
-        self.rescue_w = np.zeros(N_KINDS, dtype=np.float64)
+        # per kind: the weights of a rescue (a node whose opened children all lose,
+        # search/mcts.py), then the kinds' exponentials of prior_probs
+        self.kind_w = np.zeros(N_KINDS, dtype=np.float64)
         self.packed = tuple(getattr(self, name) for name in SCRATCH_FIELDS)
 
     def arrays(self):
@@ -103,7 +104,7 @@ class Scratch:
 
 SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "child_stamp", "stamp",
                   "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts", "move_sums",
-                  "probs", "rescue_w")
+                  "probs", "kind_w")
 
 
 @njit(cache=True)
