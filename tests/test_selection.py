@@ -205,17 +205,19 @@ def endgame_position(name):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_no_unopened_winner_finds_the_revolt_by_a_leader_move_at_2000_iterations(players):
     """The only winning move is a leader moved into a revolt on the game's last action, a
-    kind the priors rank last: with open_losing every other move is tried and lost, so the
-    search keeps opening until it finds it (three seeds)."""
+    kind the priors rank last: with open_losing (the default's 0.02) every other move is
+    tried and lost, so the search keeps opening until it finds it (three seeds)."""
     d, p = endgame_position(f"revolt_by_leader_move_{players}p")
     for seed in (1, 2, 3):
-        agent = make_agent("mcts:iterations=2000,open_losing=0.02", seed=seed)
+        agent = make_agent("mcts:iterations=2000", seed=seed)        # open_losing 0.02
         assert move_text(agent.choose(p)) in d["winning"], seed
 
 
 @pytest.mark.parametrize("spec", ["mcts:select=puct", "mcts:widen_mass=0.01",
                                   "mcts:select=puct,open_losing=0.02"])
 def test_the_new_selections_search_and_repeat_with_the_same_seed(spec):
+    assert SearchConfig().resolved().open_losing == 0.02
+    assert SearchConfig(evaluation="basic").resolved().open_losing == 0.0   # the frozen baseline
     p = Position.new(3, seed=8)
     runs = [Search(p, SearchConfig.from_spec(spec).replace(seed=5)).run(iterations=600) for _ in range(2)]
     assert runs[0].alternatives == runs[1].alternatives and runs[0].move == runs[1].move

@@ -42,7 +42,7 @@ EVALUATION_DEFAULTS = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
               "reuse": False, "open_losing": 0.0},
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True, "open_losing": 0.0},
+              "reuse": True, "open_losing": 0.02},
 }
 # Rollout length used unless one is given: 0 = evaluate the expanded node at once; it beat
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
