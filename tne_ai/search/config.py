@@ -9,8 +9,9 @@ from ``tne_ai/limits.py``.  A bad name or value raises ``SearchConfigError`` (a 
 with one line naming the option, the value and the bound.
 
 The options whose best value depends on the evaluation (``c``, ``widen``, ``widen_exp``,
-``settle``, ``commit_margin``, ``reuse``) default to None, "the evaluation's own", and
-``resolved()`` fills them in from ``EVALUATION_DEFAULTS``, the one table of those defaults.
+``settle``, ``commit_margin``, ``reuse``, ``open_losing``) default to None, "the
+evaluation's own", and ``resolved()`` fills them in from ``EVALUATION_DEFAULTS``, the one
+table of those defaults.
 
     >>> cfg = SearchConfig.from_spec("mcts:iterations=5000,eval=basic,wexp=0.7")
     >>> cfg.evaluation, cfg.widen_exp, cfg.iterations
@@ -34,19 +35,24 @@ from typing import NamedTuple, Optional
 from .. import limits as L
 from ..errors import TneError
 
-# per evaluation: the exploration constant, widening, leaf settling, the commit margin and
-# tree reuse used unless given.  The basic evaluation's are the frozen baseline's (no
-# widening, no settling, no commit rule, no reuse).
+# per evaluation: the exploration constant, widening, leaf settling, the commit margin, tree
+# reuse and no unopened winner used unless given.  The basic evaluation's are the frozen
+# baseline's (no widening, no settling, no commit rule, no reuse, no rescue of losing nodes).
 EVALUATION_DEFAULTS = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
-              "reuse": False},
+              "reuse": False, "open_losing": 0.0},
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True},
+              "reuse": True, "open_losing": 0.02},
 }
 # Rollout length used unless one is given: 0 = evaluate the expanded node at once; it beat
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
 DEFAULT_BATCH = 32
+# selection (search/mcts.py): PUCT's constant and first-play urgency reduction (win chances
+# in [0, 1]); open_losing, the win chance below which a node's opened children all count as
+# losing, is one of the evaluation's own (EVALUATION_DEFAULTS)
+DEFAULT_CPUCT = 1.0
+DEFAULT_FPU = 0.1
 
 
 class SearchConfigError(TneError, ValueError):
@@ -86,6 +92,26 @@ _ROWS = (
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
     OptionInfo("widen_exp", "float", None, 0.0, L.MAX_WIDEN_EXP, False,
                "progressive widening exponent" + _EVAL_OWN, ("wexp",)),
+    OptionInfo("select", "choice", "ucb", None, None, False,
+               "selection among a node's children: ucb (mean + c sqrt(ln avail / visits), "
+               "opening by widening) or puct (mean + cpuct P sqrt(N) / (1 + visits), P the "
+               "move's prior probability; another move opens, in widening's kind order, when "
+               "the best untried P at first-play urgency (see fpu) scores higher)",
+               (), ("ucb", "puct")),
+    OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
+               "select=puct: the exploration constant"),
+    OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
+               "select=puct: an untried move is valued at the opened children's mean win "
+               "chance less this times the square root of their summed prior (first-play "
+               "urgency)"),
+    OptionInfo("open_losing", "float", None, 0.0, 1.0, False,
+               "no unopened winner: a node whose opened children all have a mean win chance "
+               "for the chooser below this, after two visits per opened child, opens another "
+               "untried move, whatever the widening (0: off)" + _EVAL_OWN),
+    OptionInfo("widen_mass", "float", 0.0, 0.0, L.MAX_WIDEN, False,
+               "widening by prior mass instead of count: a node opens moves in prior order "
+               "while the prior probabilities of its opened children sum to less than "
+               "widen_mass * (visits + 1) ** widen_exp (0: off, widen counts children)"),
     OptionInfo("settle", "bool", None, None, None, False,
                "settle pending decisions before scoring a leaf" + _EVAL_OWN, ("settle_leaves",)),
     OptionInfo("commit_margin", "float", None, 0.0, 1.0, False,
@@ -225,6 +251,11 @@ class SearchConfig:
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
+    select: str = "ucb"
+    cpuct: float = DEFAULT_CPUCT
+    fpu: float = DEFAULT_FPU
+    open_losing: Optional[float] = None
+    widen_mass: float = 0.0
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None

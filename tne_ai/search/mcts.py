@@ -1,10 +1,10 @@
 """Single-observer information-set MCTS (SO-ISMCTS) in numba.
 
 One tree over the searcher's view.  Each iteration samples a determinization of the root
-(``determinize``), walks the tree choosing by UCB among the children whose action is legal
-in that sample (availability counts: a child's ``avail`` grows each time it was selectable),
-expands one untried legal action, plays a random rollout (to the end when ``rollout_depth``
-is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up
+(``determinize``), walks the tree choosing by UCB (or PUCT, ``select``) among the children
+whose action is legal in that sample (availability counts: a child's ``avail`` grows each
+time it was selectable), expands one untried legal action, plays a random rollout (to the
+end when ``rollout_depth`` is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up
 the reward: from the final ranking when the game ended (win 1, a shared first place split,
 loss 0), else the heuristic win chance; each node accumulates the reward of the player who
 chose its action.  Tile draws are sampled through the determinized bag.
@@ -24,7 +24,7 @@ from ..engine.rng import below, make_rng
 from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
 from .determinize import determinize
 from .evaluate import evaluate, evaluate_model, settle
-from .priors import commit_context, defender_hidden, pick_commit, pick_untried
+from .priors import commit_context, defender_hidden, pick_commit, pick_untried, prior_probs
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
 FULL_ROLLOUT = 1 << 30
@@ -35,21 +35,27 @@ CFG_WIDEN_A = 1   # fewer than max(1, C * visits ** A); C = 0 opens untried move
 CFG_EVEN_ROOT = 2  # 1: at a root commit decision, share the visits evenly among the commits
 CFG_C = 3          # the UCB exploration constant
 CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
-CFG_SIZE = 5
+CFG_SELECT = 5     # 0: UCB; 1: PUCT with first-play urgency (``_select``, ``_opens``)
+CFG_CPUCT = 6      # PUCT's exploration constant
+CFG_FPU = 7        # PUCT: an untried move is valued at the opened children's mean less this
+#                    times the square root of their prior mass
+CFG_OPEN_LOSING = 8  # > 0: a node whose opened children all have a mean below this opens more
+CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children's prior
+#                      probabilities sum to less than M * (visits + 1) ** A
+CFG_SIZE = 10
+RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
 @njit(cache=True, nogil=True)
 def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
-    """One iteration's walk down the tree from the determinized state scratch.st: choose by
-    UCB among the children legal in it (each counted available), and open one untried
-    legal action while widening allows it (by prior score with priors: ``pick_untried`` in
-    the action phase, ``pick_commit`` in a conflict; else at random), then stop.  The path
-    is left in scratch.path; returns its depth.  (One kernel with run_iterations' loop:
-    every kernel more is compiled once per ingredient set, and cold compile counts.)"""
-    (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, _, kmask, masks, _, _,
-     kind_counts, _) = scratch
-    action, parent, child, sibling, player, visits, avail, value, count = tree
-    capacity, widen_c, c_explore = action.shape[0], cfg[CFG_WIDEN_C], cfg[CFG_C]
+    """One iteration's walk down the tree from the determinized state scratch.st: choose
+    among the children legal in it (each counted available; ``_select``), and open one
+    untried legal action when ``_opens`` says so (``_new_move``), then stop.  The path is
+    left in scratch.path; returns its depth.  (One kernel with run_iterations' loop and
+    its few helpers: every kernel more is compiled once per ingredient set, and cold
+    compile counts.)"""
+    st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path = scratch[:8]
+    action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
     node = depth = 0
     path[0] = 0
     while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
@@ -61,41 +67,20 @@ def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
             mv, n, legal, lstamp = moves, legal_moves(st, moves), legal_stamp, stamp
             for i in range(n):
                 legal_stamp[moves[i]] = stamp
-        best, best_score, legal_children = -1, -1e300, 0
-        ch = child[node]
-        while ch >= 0:
-            a = action[ch]
-            if legal[a] == lstamp:
-                legal_children += 1
-                child_stamp[a] = stamp
-                avail[ch] += 1
-                v = visits[ch]
-                if even_root and depth == 0:
-                    score = -v        # the least visited commit: means stay comparable
-                else:
-                    score = value[ch] / v + c_explore * math.sqrt(math.log(avail[ch]) / v)
-                if score > best_score:
-                    best_score, best = score, ch
-            ch = sibling[ch]
-        expand = legal_children < n and count[0] < capacity
-        if expand and widen_c > 0.0 and legal_children > 0:
-            expand = legal_children < widen_c * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A]
-        if expand:
-            phase = st[S.PHASE]
-            if prior_w is not None and widen_c > 0.0 and phase == S.PH_ACTION:
-                a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, prior_w,
-                                 child[node], sibling, action, kmask, masks, kind_counts, rng)
-            elif prior_w is not None and widen_c > 0.0 and (phase == S.PH_REVOLT or phase == S.PH_WAR):
-                a = pick_commit(st, mv, n, child_stamp, stamp)
-            else:
-                a = mv[below(rng, n)]
-                while child_stamp[a] == stamp:
-                    a = mv[below(rng, n)]
+        even = even_root and depth == 0
+        best, best_score, opened, best_mean, mass, mean = _select(node, legal, lstamp, child_stamp, stamp,
+                                                                  even, cfg, tree)
+        opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree) \
+            if opened < n and count[0] < action.shape[0] else 0
+        if opens:
+            a, p, p_next = _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, opens == 2, cfg,
+                                     prior_w, rng, scratch, tree)
             new = count[0]
             count[0] = new + 1
             action[new], parent[new], child[new], sibling[new] = a, node, -1, child[node]
             child[node] = new
             player[new], visits[new], avail[new], value[new] = st[S.TO_ACT], 0, 1, 0.0
+            prior[new], untried[new], untried[node] = p, 1.0, p_next
             apply_action(st, a, rng)
             depth += 1
             path[depth] = new
@@ -107,6 +92,113 @@ def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
         path[depth] = best
         node = best
     return depth
+
+
+@njit(cache=True, nogil=True)
+def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
+    """The children of node legal in this determinization (marked child_stamp = stamp, each
+    counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
+    visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
+    child's prior probability), or at an even root the least visited.  Returns (best child
+    or -1, its score, legal children, their best mean, their prior mass, their mean)."""
+    action, _, child, sibling, _, visits, avail, value, prior, _, _ = tree
+    puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
+    explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT]
+    best, best_score, opened = -1, -1e300, 0
+    best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0
+    ch = child[node]
+    while ch >= 0:
+        a = action[ch]
+        if legal[a] == lstamp:
+            opened += 1
+            child_stamp[a] = stamp
+            avail[ch] += 1
+            v = visits[ch]
+            q = value[ch] / v
+            if even:
+                score = -v        # the least visited commit: means stay comparable
+            elif puct:
+                score = q + explore * prior[ch] / (1.0 + v)
+            else:
+                score = q + c_explore * math.sqrt(math.log(avail[ch]) / v)
+            if score > best_score:
+                best_score, best = score, ch
+            best_mean = max(best_mean, q)
+            mass += prior[ch]
+            v_sum += v
+            q_sum += value[ch]
+        ch = sibling[ch]
+    return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
+
+
+@njit(cache=True, nogil=True)
+def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
+    """Whether node opens an untried legal action now (one is left and the tree has room):
+    0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every
+    opened child's mean is below open_losing and the node has had two visits per opened
+    child (no unopened winner); with PUCT, when the best untried prior (probability
+    ``untried``, valued at first-play urgency: the opened children's mean less fpu times
+    the square root of their prior mass, so a node that has tried little of its prior
+    expects little less than its mean) outscores every child; else by progressive widening:
+    while the opened prior mass is below widen_mass (visits + 1) ** widen_exp, or, by
+    count, while fewer than widen (visits + 1) ** widen_exp are open."""
+    _, _, _, _, _, visits, _, _, _, untried, _ = tree
+    if opened == 0:
+        return 1
+    threshold = cfg[CFG_OPEN_LOSING]
+    if threshold > 0.0 and best_mean < threshold and visits[node] >= 2 * opened:
+        return 2
+    if cfg[CFG_SELECT] == 1.0 and not even:
+        urgency = mean - cfg[CFG_FPU] * math.sqrt(mass) + \
+            cfg[CFG_CPUCT] * untried[node] * math.sqrt(visits[node])
+        return 1 if urgency > best_score else 0
+    if cfg[CFG_WIDEN_MASS] > 0.0:
+        return 1 if mass < cfg[CFG_WIDEN_MASS] * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A] else 0
+    if cfg[CFG_WIDEN_C] > 0.0:
+        return 1 if opened < cfg[CFG_WIDEN_C] * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A] else 0
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, scratch,
+              tree):
+    """The untried legal action to open and its prior probability, with the best probability
+    still untried after it: (action, p, p_next; read from ``prior_probs`` with PUCT or
+    widening by mass, else 0 and 1).  With priors by kind score (``pick_untried`` in the
+    action phase: each further child of a kind is worth less, so the first children cover
+    the likely kinds; ``pick_commit`` in a conflict), else at random.
+    A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
+    open, the prior only breaking ties: the priors' favourites were tried and lost."""
+    kmask, masks, kind_counts = scratch[9], scratch[10], scratch[13]
+    probs, kind_w = scratch[15], scratch[16]
+    action, _, child, sibling, _, _, _, _, _, _, _ = tree
+    by_prior = cfg[CFG_SELECT] == 1.0 or cfg[CFG_WIDEN_MASS] > 0.0
+    phase = st[S.PHASE]
+    widen = cfg[CFG_WIDEN_C] > 0.0 or by_prior or rescue
+    if prior_w is not None and widen and phase == S.PH_ACTION:
+        weights = prior_w
+        if rescue:
+            for k in range(prior_w.shape[0]):
+                kind_w[k] = RESCUE_TIE * prior_w[k]
+            weights = kind_w
+        a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, weights,
+                         child[node], sibling, action, kmask, masks, kind_counts, rng)
+    elif prior_w is not None and widen and (phase == S.PH_REVOLT or phase == S.PH_WAR):
+        a = pick_commit(st, mv, n, child_stamp, stamp)
+    else:
+        a = mv[below(rng, n)]
+        while child_stamp[a] == stamp:
+            a = mv[below(rng, n)]
+    if not by_prior:
+        return np.int64(a), 0.0, 1.0
+    prior_probs(st, mv, n, prior_w, kmask, masks, kind_w, probs)
+    p = p_next = 0.0
+    for i in range(n):
+        if mv[i] == a:
+            p = probs[i]
+        elif child_stamp[mv[i]] != stamp and probs[i] > p_next:
+            p_next = probs[i]
+    return np.int64(a), p, p_next
 
 
 @njit(cache=True, nogil=True)
@@ -126,8 +218,8 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     None before typing it, so a search without an ingredient is compiled without its code
     (the frozen baseline compiles none of the three)."""
     (st, moves, _, root_moves, root_legal, _, stamps, path, reward, kmask, _, feats, root_sum, _,
-     move_sums) = scratch
-    action, _, _, _, player, visits, _, value, _ = tree
+     move_sums) = scratch[:15]
+    action, _, _, _, player, visits, _, value, _, _, _ = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
     # The root's legal moves when the viewer acts there: they depend only on the board and
     # the mover's own hand, both the same in every determinization, so they are listed once.

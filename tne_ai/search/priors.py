@@ -457,3 +457,40 @@ def pick_commit(st, moves, n, child_stamp, stamp):
             best_rank = r
             best = a
     return best
+
+
+@njit(cache=True)
+def prior_probs(st, moves, n, weights, kmask, masks, kind_p, out):
+    """The prior as a probability distribution over the n legal moves of st: out[i] is the
+    chance of moves[i].  In the action phase P(move) = exp(weights[kind]) over the sum of
+    exp(weights[kind']) of every legal move (the conditional logit ``tne train`` fits, so a
+    kind with m legal moves holds m shares; kind_p, N_KINDS long, takes each kind's
+    exponential); at a commit, 2 ** -commit_rank (the order ``pick_commit`` opens them),
+    normalized; any other decision, or no weights (None), uniform.  This per-move array is
+    the interface a finer policy replaces."""
+    phase = st[S.PHASE]
+    if weights is None:
+        for i in range(n):
+            out[i] = 1.0 / n
+        return 0
+    if phase == S.PH_ACTION:
+        prepare(st, kmask, masks)
+        top = weights[0]
+        for k in range(N_KINDS):
+            top = max(top, weights[k])
+        for k in range(N_KINDS):
+            kind_p[k] = math.exp(weights[k] - top)
+        for i in range(n):
+            out[i] = kind_p[move_kind(st, masks, moves[i])]
+    elif phase == S.PH_REVOLT or phase == S.PH_WAR:
+        for i in range(n):
+            out[i] = 0.5 ** commit_rank(st, moves[i] - S.A_COMMIT)
+    else:
+        for i in range(n):
+            out[i] = 1.0
+    total = 0.0
+    for i in range(n):
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return 0

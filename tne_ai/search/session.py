@@ -34,13 +34,14 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
-                   commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
+from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_OPEN_LOSING, CFG_ROLLOUT,
+                   CFG_SELECT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, commit_outcomes,
+                   reusable_node, run_iterations, smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
 # most; a time budget is sized at 200,000 iterations a second (above what one thread
-# reaches here); at most AUTO_NODES (4M nodes, 132 MB a tree).  Past it the tree stops
+# reaches here); at most AUTO_NODES (4M nodes, 164 MB a tree).  Past it the tree stops
 # growing and the iterations refine the nodes it has.
 AUTO_NODES = 1 << 22
 NODES_PER_SECOND = 200_000
@@ -114,6 +115,9 @@ class Search:
         self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
         self._cfg[CFG_C] = cfg.c
         self._cfg[CFG_ROLLOUT] = cfg.rollout
+        self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
+        self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
+        self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
