@@ -38,7 +38,7 @@ CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
 CFG_SIZE = 5
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
     """One iteration's walk down the tree from the determinized state scratch.st: choose by
     UCB among the children legal in it (each counted available), and open one untried
