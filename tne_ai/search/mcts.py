@@ -46,7 +46,7 @@ CFG_SIZE = 10
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
     """One iteration's walk down the tree from the determinized state scratch.st: choose
     among the children legal in it (each counted available; ``_select``), and open one
