@@ -94,7 +94,7 @@ def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
     return depth
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
     """The children of node legal in this determinization (marked child_stamp = stamp, each
     counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
@@ -131,7 +131,7 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
     """Whether node opens an untried legal action now (one is left and the tree has room):
     0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every
@@ -159,7 +159,7 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
     return 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, scratch,
               tree):
     """The untried legal action to open and its prior probability, with the best probability
