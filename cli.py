@@ -58,24 +58,6 @@ class _Int(click.ParamType):
         return f"{self.lo}..{self.hi}"
 
 
-class _Seconds(click.ParamType):
-    """A finite number of seconds, 0 < x <= limits.MAX_SECONDS (no inf, no nan)."""
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):
-        from tne_ai.errors import InputError
-        from tne_ai.io import parse_float
-        try:
-            number = parse_float(value, "value")
-        except InputError:
-            self.fail(f"{L.clip(str(value).strip(), 40)!r} is not a number of seconds", param, ctx)
-        if not 0 < number <= L.MAX_SECONDS:
-            self.fail(f"{L.clip(str(value), 40)} is not in the range 0 < x <= "
-                      f"{L.MAX_SECONDS:g}", param, ctx)
-        return number
-
-
 class _Share(click.ParamType):
     """A finite number 0 < x < 1 (a share), in ASCII decimal."""
 

@@ -281,3 +281,24 @@ def assert_user_error(result, *fragments):
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     return lines[0]
+
+
+def redeal_hidden_hands(st, seat, pool, rs):
+    """Deal every hand but seat's anew, in place, from ``pool`` (the unseen tiles outside
+    the hands, as colour indices) and those hands' own tiles together, hand sizes kept
+    (SPEC section 7: the other hands are hidden).  Returns the other seats and the tiles
+    left over for the bag, in the order of ``rs``'s permutation."""
+    from tne_ai import state as S
+    others = [q for q in range(int(st[S.PLAYERS])) if q != seat]
+    pool = list(pool)
+    sizes = {}
+    for q in others:
+        sizes[q] = int(st[S.HAND + 4 * q:S.HAND + 4 * q + 4].sum())
+        for c in range(4):
+            pool += [c] * int(st[S.HAND + 4 * q + c])
+    pool = list(rs.permutation(pool))
+    for q in others:
+        st[S.HAND + 4 * q:S.HAND + 4 * q + 4] = 0
+        for _ in range(sizes[q]):
+            st[S.HAND + 4 * q + pool.pop()] += 1
+    return others, pool

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from helpers import redeal_hidden_hands
 from tne_ai import state as S
 from tne_ai.board import RIVER_SQUARES, TEMPLE_SQUARES, parse_square
 from tne_ai.engine.apply import apply_action
@@ -61,19 +62,7 @@ def flip_hidden(st, seat, seed):
     order shuffled, and every other player's scores replaced."""
     rs = np.random.default_rng(seed)
     out = st.copy()
-    n = int(st[S.PLAYERS])
-    others = [p for p in range(n) if p != seat]
-    pool = bag_tiles(st)
-    sizes = {}
-    for p in others:
-        sizes[p] = int(st[S.HAND + 4 * p:S.HAND + 4 * p + 4].sum())
-        for c in range(4):
-            pool += [c] * int(st[S.HAND + 4 * p + c])
-    pool = list(rs.permutation(pool))
-    for p in others:
-        out[S.HAND + 4 * p:S.HAND + 4 * p + 4] = 0
-        for _ in range(sizes[p]):
-            out[S.HAND + 4 * p + pool.pop()] += 1
+    others, pool = redeal_hidden_hands(out, seat, bag_tiles(st), rs)
     out[S.BAG:S.BAG + S.BAG_WORDS] = 0
     out[S.BAG_COUNT:S.BAG_COUNT + 4] = 0
     for i, c in enumerate(pool):

@@ -8,6 +8,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import tne_ai.openspiel as O
+from helpers import redeal_hidden_hands
 from tne_ai import state as S
 from tne_ai.agents import AgentSpecError, make_agent
 from tne_ai.board import COLOUR_LETTERS, TILES_PER_COLOUR
@@ -512,21 +513,8 @@ def flip_hidden_openspiel(state, seat, rs):
     observation tensor hides the others' scores too)."""
     out = state.clone()
     st = out._core.st.copy()
-    n = int(st[S.PLAYERS])
-    others = [q for q in range(n) if q != seat]
-    pool = []
-    for c in range(4):
-        pool += [c] * int(st[S.BAG_COUNT + c])
-    sizes = {}
-    for q in others:
-        sizes[q] = int(st[S.HAND + 4 * q:S.HAND + 4 * q + 4].sum())
-        for c in range(4):
-            pool += [c] * int(st[S.HAND + 4 * q + c])
-    pool = list(rs.permutation(pool))
-    for q in others:
-        st[S.HAND + 4 * q:S.HAND + 4 * q + 4] = 0
-        for _ in range(sizes[q]):
-            st[S.HAND + 4 * q + pool.pop()] += 1
+    bag = [c for c in range(4) for _ in range(int(st[S.BAG_COUNT + c]))]
+    others, pool = redeal_hidden_hands(st, seat, bag, rs)
     st[S.BAG_COUNT:S.BAG_COUNT + 4] = np.bincount(np.array(pool, dtype=np.int64), minlength=4)
     for q in others:
         st[S.SCORE + 5 * q:S.SCORE + 5 * q + 5] = rs.integers(0, 30, 5)
