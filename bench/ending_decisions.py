@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tne_ai import state as S  # noqa: E402
 from tne_ai.notation import move_text  # noqa: E402
+from tne_ai.formats import position_to_dict  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.endgame import ending_applies, solve_ending  # noqa: E402
@@ -36,12 +37,9 @@ from tne_ai.tournament import read_records, replay  # noqa: E402
 
 def hidden_view(p):
     """The position as its player to act sees it: the other hands unknown (their sizes
-    given), the bag left to the unseen pool (SPEC 9)."""
-    j = {k: v for k, v in p.to_json().items() if k != "bag"}
-    sizes = [int(S.hand_size(p.st, i)) for i in range(p.players)]
-    return Position.from_json(j | {"hands": [h if i == p.to_act else None
-                                             for i, h in enumerate(j["hands"])],
-                                   "hand_sizes": sizes})
+    given), the bag left to the unseen pool (SPEC 9; formats.position_to_dict)."""
+    return Position.from_json(position_to_dict(p.st, [i == p.to_act for i in range(p.players)],
+                                               False))
 
 
 def ending_positions(path, most):

@@ -33,6 +33,7 @@ from tne_ai.engine.rng import make_rng
 from tne_ai.engine.scoring import rewards
 from tne_ai.errors import TneError
 from tne_ai.notation import move_text
+from tne_ai.formats import position_to_dict
 from tne_ai.position import Position
 from tne_ai.search import endgame
 from tne_ai.search.config import SearchConfig
@@ -257,12 +258,9 @@ def test_the_default_search_solves_each_at_2000_iterations(name):
 
 def hidden_view(p):
     """The position as its player to act sees it: the other hands unknown (their sizes
-    given), the bag left to the unseen pool (SPEC 9)."""
-    j = {k: v for k, v in p.to_json().items() if k != "bag"}
-    sizes = [int(S.hand_size(p.st, i)) for i in range(p.players)]
-    return Position.from_json(j | {"hands": [h if i == p.to_act else None
-                                             for i, h in enumerate(j["hands"])],
-                                   "hand_sizes": sizes})
+    given), the bag left to the unseen pool (SPEC 9; formats.position_to_dict)."""
+    return Position.from_json(position_to_dict(p.st, [i == p.to_act for i in range(p.players)],
+                                               False))
 
 
 def test_search_scores_the_mover_view_only_and_same_seed_same_result():
