@@ -65,7 +65,7 @@ from .. import state as S
 from ..bits import U0, U1, dilate, flood, has, popcount
 from ..board import GREEN, NEIGHBOUR_MASK, SQUARES
 from ..engine.apply import apply_action, conflict_strengths, monument_pays, red_next_to, war_conflicts
-from ..engine.kingdoms import MAX_KINGDOMS, kingdom_of, label, leader_colours_in, region_of
+from ..engine.kingdoms import MAX_KINGDOMS, kingdom_of, label, leader_colours_in, occupied, region_of
 from ..engine.movegen import legal_moves
 from ..engine.rng import make_rng
 from ..engine.scoring import rewards
@@ -214,13 +214,7 @@ def kingdom_reach(st, bb, nk, kmask, kdil):
     kdil[UNIFIED, 0] = U0
     kdil[UNIFIED, 1] = U0
     kdil[UNIFIED, 2] = U0
-    c0 = bb[S.BB_FLIP] | bb[S.BB_LEADER]
-    c1 = bb[S.BB_FLIP + 1] | bb[S.BB_LEADER + 1]
-    c2 = bb[S.BB_FLIP + 2] | bb[S.BB_LEADER + 2]
-    for c in range(4):
-        c0 |= bb[S.tile_bb(c)]
-        c1 |= bb[S.tile_bb(c) + 1]
-        c2 |= bb[S.tile_bb(c) + 2]
+    c0, c1, c2 = occupied(bb)
     traders = 0
     for q in range(st[S.PLAYERS]):
         ts = st[S.leader_sq(q, GREEN)]
