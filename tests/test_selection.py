@@ -58,13 +58,23 @@ def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0,
     return cfg
 
 
-def select(tree, cfg, even=False):
+def select(tree, cfg, even=False, by_mass=None):
+    """``_select``, or ``_select_mass`` (which run_iterations calls for PUCT and widening by
+    mass, or here when by_mass says so), on the root of tree."""
     legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
     legal[[a for a, *_ in CHILDREN]] = 5
     child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    out = M._select(0, legal, 5, child_stamp, 9, even, cfg, tree.packed)
+    if by_mass is None:
+        by_mass = cfg[M.CFG_SELECT] == 1.0 or cfg[M.CFG_WIDEN_MASS] > 0.0
+    args = (0, legal, 5, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling, tree.visits,
+            tree.avail, tree.value)
+    out = M._select_mass(*args, tree.prior) if by_mass else M._select(*args)
     assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]   # each marked open
     return out
+
+
+def opens_of(tree, cfg, opened, score, best_mean, mass, mean):
+    return M._opens(0, opened, score, best_mean, mass, mean, False, cfg, tree.visits, tree.untried)
 
 
 def test_ucb_picks_the_best_mean_plus_exploration_over_availability():
@@ -76,6 +86,12 @@ def test_ucb_picks_the_best_mean_plus_exploration_over_availability():
     assert tree.action[best] == 30 and opened == 3
     assert score == pytest.approx(0.7 + 0.35 * math.sqrt(math.log(100) / 39))
     assert list(tree.avail[1:4]) == [100, 100, 100]
+    assert best_mean == pytest.approx(0.7) and (mass, mean) == (0.0, 0.0)   # UCB reads neither
+    # the same walk by _select_mass: the same choice, and the prior mass and the mean summed
+    tree = hand_tree()
+    best, score, opened, best_mean, mass, mean = select(tree, cfg_of(), by_mass=True)
+    assert tree.action[best] == 30 and opened == 3
+    assert score == pytest.approx(0.7 + 0.35 * math.sqrt(math.log(100) / 39))
     assert best_mean == pytest.approx(0.7) and mass == pytest.approx(0.75, abs=1e-6)
     assert mean == pytest.approx(62.3 / 99)
 
@@ -99,7 +115,7 @@ def test_puct_opens_the_best_untried_move_when_its_first_play_urgency_wins():
         tree = hand_tree(untried=untried)
         cfg = cfg_of("puct", fpu=fpu)
         best, score, opened, best_mean, mass, mean = select(tree, cfg)
-        assert M._opens(0, opened, score, best_mean, mass, mean, False, cfg, tree.packed) == opens, \
+        assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, \
             (untried, fpu)
 
 
@@ -112,7 +128,7 @@ def test_widening_by_count_and_by_prior_mass():
         tree = hand_tree()
         cfg = cfg_of(**kw)
         best, score, opened, best_mean, mass, mean = select(tree, cfg)
-        assert M._opens(0, opened, score, best_mean, mass, mean, False, cfg, tree.packed) == opens, kw
+        assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, kw
 
 
 def test_a_node_whose_opened_children_all_lose_opens_another():
@@ -125,14 +141,14 @@ def test_a_node_whose_opened_children_all_lose_opens_another():
         tree = hand_tree(losing, root_visits=visits)
         cfg = cfg_of(open_losing=threshold, widen=0.01)
         best, score, opened, best_mean, mass, mean = select(tree, cfg)
-        assert M._opens(0, opened, score, best_mean, mass, mean, False, cfg, tree.packed) == opens, \
+        assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, \
             (visits, threshold)
 
 
 def test_a_node_with_no_child_always_opens():
     tree = Tree(4)
     for cfg in (cfg_of(), cfg_of("puct"), cfg_of(widen_mass=0.01)):
-        assert M._opens(0, 0, -1e300, -1.0, 0.0, 0.0, False, cfg, tree.packed) == 1
+        assert opens_of(tree, cfg, 0, -1e300, -1.0, 0.0, 0.0) == 1
 
 
 # --- the prior as probabilities ----------------------------------------------------------

@@ -46,62 +46,134 @@ CFG_SIZE = 10
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
-@njit(cache=True, nogil=True, inline="always")
-def descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree):
-    """One iteration's walk down the tree from the determinized state scratch.st: choose
-    among the children legal in it (each counted available; ``_select``), and open one
-    untried legal action when ``_opens`` says so (``_new_move``), then stop.  The path is
-    left in scratch.path; returns its depth.  (One kernel with run_iterations' loop and
-    its few helpers: every kernel more is compiled once per ingredient set, and cold
-    compile counts.)"""
-    st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path = scratch[:8]
+@njit(cache=True, nogil=True)
+def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, by_mass,
+                   rng, scratch, tree):
+    """Run that many ISMCTS iterations from root for viewer, growing the tree in place
+    (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
+    array).  Each iteration determinizes, walks down (``_select`` among the children legal
+    in the sample, ``_opens`` and ``_new_move`` to open one untried action, then stop),
+    plays a random rollout of cfg's length (to the end when negative), settles the leaf
+    when on, scores every player (the final ranking or the evaluation) and backs up
+    (``_backup``).
+
+    The optional ingredients are switched off by passing None: ``model_w`` (the fitted
+    evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
+    priors for widening; None: untried moves open at random), ``settle_on`` (True: settle
+    pending decisions before scoring a leaf) and ``by_mass`` (True: PUCT or widening by mass,
+    which read the prior probabilities: ``_select_mass``, ``prior_probs``).  numba prunes a
+    branch on an argument that is None before typing it, so a search without an ingredient
+    is compiled without its code (the frozen baseline compiles none of them).  The tuples
+    are unpacked here once and the helpers take the arrays one by one, all inlined at the
+    numba level, so run_iterations is the search's one compile unit per ingredient set
+    (bench/README.md, packed arguments)."""
+    (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, reward, kmask, masks,
+     feats, root_sum, kind_counts, move_sums, probs, kind_w) = scratch
     action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
-    node = depth = 0
-    path[0] = 0
-    while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
-        stamps[0] += 1
-        stamp = stamps[0]
-        if depth == 0 and root_n >= 0:
-            mv, n, legal, lstamp = root_moves, root_n, root_legal, root_lstamp
-        else:
-            mv, n, legal, lstamp = moves, legal_moves(st, moves), legal_stamp, stamp
-            for i in range(n):
-                legal_stamp[moves[i]] = stamp
-        even = even_root and depth == 0
-        best, best_score, opened, best_mean, mass, mean = _select(node, legal, lstamp, child_stamp, stamp,
-                                                                  even, cfg, tree)
-        opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree) \
-            if opened < n and count[0] < action.shape[0] else 0
-        if opens:
-            a, p, p_next = _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, opens == 2, cfg,
-                                     prior_w, rng, scratch, tree)
-            new = count[0]
-            count[0] = new + 1
-            action[new], parent[new], child[new], sibling[new] = a, node, -1, child[node]
-            child[node] = new
-            player[new], visits[new], avail[new], value[new] = st[S.TO_ACT], 0, 1, 0.0
-            prior[new], untried[new], untried[node] = p, 1.0, p_next
-            apply_action(st, a, rng)
+    even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
+    # The root's legal moves when the viewer acts there: they depend only on the board and
+    # the mover's own hand, both the same in every determinization, so they are listed once.
+    root_n, root_lstamp = -1, 0
+    if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
+        root_n = legal_moves(root, root_moves)
+        root_lstamp = _stamp_moves(root_moves, root_n, root_legal, stamps)
+    rollout_depth = np.int64(cfg[CFG_ROLLOUT])
+    for _ in range(iterations):
+        determinize(root, viewer, rng, st)
+        node = depth = 0
+        while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
+            at_root = depth == 0 and root_n >= 0
+            if at_root:
+                n, lstamp = root_n, root_lstamp
+                stamps[0] += 1
+            else:
+                n = legal_moves(st, moves)
+                lstamp = _stamp_moves(moves, n, legal_stamp, stamps)
+            even = even_root and depth == 0
+            legal = root_legal if at_root else legal_stamp
+            if by_mass is not None:
+                best, best_score, opened, best_mean, mass, mean = _select_mass(
+                    node, legal, lstamp, child_stamp, stamps[0], even, cfg, action, child, sibling, visits,
+                    avail, value, prior)
+            else:
+                best, best_score, opened, best_mean, mass, mean = _select(
+                    node, legal, lstamp, child_stamp, stamps[0], even, cfg, action, child, sibling, visits,
+                    avail, value)
+            opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
+                if opened < n and count[0] < action.shape[0] else 0
+            if opens:
+                a, p, p_next = _new_move(st, root_moves if at_root else moves, n, legal, lstamp,
+                                         child_stamp, stamps[0], node, opens == 2, cfg, prior_w, by_mass,
+                                         rng, kmask, masks, kind_counts, probs, kind_w, action, child,
+                                         sibling)
+                depth += 1
+                path[depth] = _add_child(node, a, p, p_next, st[S.TO_ACT], action, parent, child, sibling,
+                                         player, visits, avail, value, prior, untried, count)
+                apply_action(st, a, rng)
+                break
+            if best < 0:
+                break
+            apply_action(st, np.int64(action[best]), rng)
             depth += 1
-            path[depth] = new
-            break
-        if best < 0:
-            break
-        apply_action(st, np.int64(action[best]), rng)
-        depth += 1
-        path[depth] = best
-        node = best
-    return depth
+            path[depth] = node = best
+        random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
+        if settle_on is not None:
+            settle(st, rng, moves)
+        if model_w is not None:
+            evaluate_model(st, model_w, kmask, feats, reward)
+        else:
+            evaluate(st, eval_params, reward)
+        _backup(depth, path, reward, action, player, visits, value, root_sum, move_sums)
+    return iterations
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
+def _stamp_moves(mv, n, legal, stamps):
+    """A new stamp, marked on the n moves of mv in legal; returns it."""
+    stamps[0] += 1
+    stamp = stamps[0]
+    for i in range(n):
+        legal[mv[i]] = stamp
+    return stamp
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
+            value):
     """The children of node legal in this determinization (marked child_stamp = stamp, each
-    counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
-    visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
-    child's prior probability), or at an even root the least visited.  Returns (best child
-    or -1, its score, legal children, their best mean, their prior mass, their mean)."""
-    action, _, child, sibling, _, visits, avail, value, prior, _, _ = tree
+    counted available once more) and the best of them by UCB (mean + c sqrt(ln avail /
+    visits)), or at an even root the least visited.  Returns (best child or -1, its score,
+    legal children, their best mean, 0, 0: the prior mass and mean ``_select_mass`` gives)."""
+    # UCB alone: no more sums than it needs, since each one lives across the call of log
+    # in every step (held in memory around it)
+    c_explore = cfg[CFG_C]
+    best, best_score, opened, best_mean = -1, -1e300, 0, -1.0
+    ch = child[node]
+    while ch >= 0:
+        a = action[ch]
+        if legal[a] == lstamp:
+            opened += 1
+            child_stamp[a] = stamp
+            avail[ch] += 1
+            v = visits[ch]
+            q = value[ch] / v
+            if even:
+                score = -v        # the least visited commit: means stay comparable
+            else:
+                score = q + c_explore * math.sqrt(math.log(avail[ch]) / v)
+            if score > best_score:
+                best_score, best = score, ch
+            best_mean = max(best_mean, q)
+        ch = sibling[ch]
+    return best, best_score, opened, best_mean, 0.0, 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _select_mass(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, sibling, visits,
+                 avail, value, prior):
+    """``_select`` for PUCT and widening by mass, which read the legal children's prior mass
+    and mean too: PUCT scores a child mean + cpuct P sqrt(N) / (1 + visits), N the node's
+    visits, P the child's prior probability."""
     puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
     explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT]
     best, best_score, opened = -1, -1e300, 0
@@ -116,7 +188,7 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
             v = visits[ch]
             q = value[ch] / v
             if even:
-                score = -v        # the least visited commit: means stay comparable
+                score = -v
             elif puct:
                 score = q + explore * prior[ch] / (1.0 + v)
             else:
@@ -132,7 +204,7 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, tree):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
+def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried):
     """Whether node opens an untried legal action now (one is left and the tree has room):
     0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every
     opened child's mean is below open_losing and the node has had two visits per opened
@@ -142,7 +214,6 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
     expects little less than its mean) outscores every child; else by progressive widening:
     while the opened prior mass is below widen_mass (visits + 1) ** widen_exp, or, by
     count, while fewer than widen (visits + 1) ** widen_exp are open."""
-    _, _, _, _, _, visits, _, _, _, untried, _ = tree
     if opened == 0:
         return 1
     threshold = cfg[CFG_OPEN_LOSING]
@@ -160,8 +231,8 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, tree):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, scratch,
-              tree):
+def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, by_mass, rng,
+              kmask, masks, kind_counts, probs, kind_w, action, child, sibling):
     """The untried legal action to open and its prior probability, with the best probability
     still untried after it: (action, p, p_next; read from ``prior_probs`` with PUCT or
     widening by mass, else 0 and 1).  With priors by kind score (``pick_untried`` in the
@@ -169,12 +240,8 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
     the likely kinds; ``pick_commit`` in a conflict), else at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost."""
-    kmask, masks, kind_counts = scratch[9], scratch[10], scratch[13]
-    probs, kind_w = scratch[15], scratch[16]
-    action, _, child, sibling, _, _, _, _, _, _, _ = tree
-    by_prior = cfg[CFG_SELECT] == 1.0 or cfg[CFG_WIDEN_MASS] > 0.0
     phase = st[S.PHASE]
-    widen = cfg[CFG_WIDEN_C] > 0.0 or by_prior or rescue
+    widen = cfg[CFG_WIDEN_C] > 0.0 or by_mass is not None or rescue
     if prior_w is not None and widen and phase == S.PH_ACTION:
         weights = prior_w
         if rescue:
@@ -189,7 +256,7 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
         a = mv[below(rng, n)]
         while child_stamp[a] == stamp:
             a = mv[below(rng, n)]
-    if not by_prior:
+    if by_mass is None:
         return np.int64(a), 0.0, 1.0
     prior_probs(st, mv, n, prior_w, kmask, masks, kind_w, probs)
     p = p_next = 0.0
@@ -201,59 +268,36 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
     return np.int64(a), p, p_next
 
 
-@njit(cache=True, nogil=True)
-def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, rng,
-                   scratch, tree):
-    """Run that many ISMCTS iterations from root for viewer, growing the tree in place
-    (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
-    array): determinize, ``descend``, a random rollout of cfg's length (to the end when
-    negative), leaf settling when on, the reward of every player (the final ranking or the
-    evaluation), then back it up: each node gets its chooser's reward, the root and the
-    root action's row of move_sums every player's.
+@njit(cache=True, nogil=True, inline="always")
+def _add_child(node, a, p, p_next, to_act, action, parent, child, sibling, player, visits, avail, value,
+               prior, untried, count):
+    """Open action a (prior probability p; p_next the best left untried) under node: a new
+    unvisited child, first in node's chain; returns it."""
+    new = count[0]
+    count[0] = new + 1
+    action[new], parent[new], child[new], sibling[new] = a, node, -1, child[node]
+    child[node] = new
+    player[new], visits[new], avail[new], value[new] = to_act, 0, 1, 0.0
+    prior[new], untried[new], untried[node] = p, 1.0, p_next
+    return new
 
-    The optional ingredients are switched off by passing None: ``model_w`` (the fitted
-    evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
-    priors for widening; None: untried moves open at random) and ``settle_on`` (True: settle
-    pending decisions before scoring a leaf).  numba prunes a branch on an argument that is
-    None before typing it, so a search without an ingredient is compiled without its code
-    (the frozen baseline compiles none of the three)."""
-    (st, moves, _, root_moves, root_legal, _, stamps, path, reward, kmask, _, feats, root_sum, _,
-     move_sums) = scratch[:15]
-    action, _, _, _, player, visits, _, value, _, _, _ = tree
-    even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
-    # The root's legal moves when the viewer acts there: they depend only on the board and
-    # the mover's own hand, both the same in every determinization, so they are listed once.
-    root_n, root_lstamp = -1, 0
-    if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
-        root_n = legal_moves(root, root_moves)
-        stamps[0] += 1
-        root_lstamp = stamps[0]
-        for i in range(root_n):
-            root_legal[root_moves[i]] = root_lstamp
-    rollout_depth = np.int64(cfg[CFG_ROLLOUT])
-    for _ in range(iterations):
-        determinize(root, viewer, rng, st)
-        depth = descend(root_n, root_lstamp, even_root, cfg, prior_w, rng, scratch, tree)
-        random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
-        if settle_on is not None:
-            settle(st, rng, moves)
-        if model_w is not None:
-            evaluate_model(st, model_w, kmask, feats, reward)
-        else:
-            evaluate(st, eval_params, reward)
-        visits[0] += 1
+
+@njit(cache=True, nogil=True, inline="always")
+def _backup(depth, path, reward, action, player, visits, value, root_sum, move_sums):
+    """Back up one iteration's rewards along path[1..depth]: each node gets its chooser's,
+    the root and the root action's row of move_sums every player's."""
+    visits[0] += 1
+    for p in range(4):
+        root_sum[p] += reward[p]
+    if depth >= 1:
+        a = action[path[1]]
         for p in range(4):
-            root_sum[p] += reward[p]
-        if depth >= 1:
-            a = action[path[1]]
-            for p in range(4):
-                move_sums[a, p] += reward[p]
-            move_sums[a, 4] += 1.0
-        for d in range(1, depth + 1):
-            nd = path[d]
-            visits[nd] += 1
-            value[nd] += reward[player[nd]]
-    return iterations
+            move_sums[a, p] += reward[p]
+        move_sums[a, 4] += 1.0
+    for d in range(1, depth + 1):
+        nd = path[d]
+        visits[nd] += 1
+        value[nd] += reward[player[nd]]
 
 
 # the per-evaluation defaults live in search/config.py; this name stays for the faces that

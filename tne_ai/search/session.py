@@ -109,6 +109,8 @@ class Search:
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._settle = True if cfg.settle else None
+        # PUCT and widening by mass read the children's prior mass (mcts._select_mass)
+        self._by_mass = True if cfg.select == "puct" or cfg.widen_mass > 0 else None
         self._cfg = np.zeros(CFG_SIZE)
         self._cfg[CFG_WIDEN_C] = cfg.widen
         self._cfg[CFG_WIDEN_A] = cfg.widen_exp
@@ -264,7 +266,7 @@ class Search:
                     and tree.capacity < AUTO_NODES:
                 tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
-                           self._prior_w, self._settle, rng, scratch.packed, tree.packed)
+                           self._prior_w, self._settle, self._by_mass, rng, scratch.packed, tree.packed)
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
                 break
