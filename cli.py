@@ -249,18 +249,22 @@ def _position_json(p):
 
 
 def kernel_cache_is_cold():
-    """Whether numba has not yet cached the engine's kernels (the first run compiles them for
-    about 40 s): no cache index of the move generator where numba keeps it."""
+    """Whether numba has not yet cached the kernels (the first run compiles them for about a
+    minute): no cache index, where numba keeps it, of the move generator or of the exact
+    endings' solver (the last kernel ``_compile_kernels`` compiles)."""
     import glob
     import importlib.util
 
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
-    if cache_dir:
-        pattern = os.path.join(cache_dir, "**", "movegen.legal_moves-*.nbi")
-    else:
-        root = importlib.util.find_spec("tne_ai").submodule_search_locations[0]
-        pattern = os.path.join(root, "engine", "__pycache__", "movegen.legal_moves-*.nbi")
-    return not glob.glob(pattern, recursive=True)
+    root = None if cache_dir else importlib.util.find_spec("tne_ai").submodule_search_locations[0]
+    for where, name in (("engine", "movegen.legal_moves"), ("search", "endgame.exact_ending")):
+        if cache_dir:
+            pattern = os.path.join(cache_dir, "**", name + "-*.nbi")
+        else:
+            pattern = os.path.join(root, where, "__pycache__", name + "-*.nbi")
+        if not glob.glob(pattern, recursive=True):
+            return True
+    return False
 
 
 def _show_version(ctx, param, value):
@@ -285,16 +289,24 @@ COMPILE_ESTIMATE = "a minute, up to 2 on a busy machine"   # measured: 101 s on 
 
 
 def _compile_kernels():
-    """Compile (and cache) the kernels before the command, saying so as it goes."""
+    """Compile (and cache) the kernels before the command, saying so as it goes: the default
+    search, its tree reuse and the exact endings, so that no later move of a timed game
+    waits for a compile (an engine in a match would forfeit it)."""
     import time
     from tne_ai.position import Position
     from tne_ai.progress import ticking
-    from tne_ai.search.session import search
+    from tne_ai.search.endgame import solve_ending
+    from tne_ai.search.session import Search
     progress = _progress()
     start = time.monotonic()
     with ticking(progress, "compile", lambda t: "tne: compiling the kernels, first run only "
                  f"(about {COMPILE_ESTIMATE}): {t:.0f} s"):
-        search(Position.new(2, seed=0).st, iterations=64, seed=0)
+        s = Search(Position.new(2, seed=0))
+        s.run(iterations=64)
+        if s.advance(s.result().move):          # the first action: the mover acts again
+            s.run(iterations=16)                 # (copy_subtree)
+        # the solver's kernels: one world of the start, given up at once (too big)
+        solve_ending(Position.new(2, seed=0), worlds=1, work=1000)
     progress.end(f"tne: kernels compiled in {time.monotonic() - start:.0f} s (cached: later "
                  f"runs start at once)")
 

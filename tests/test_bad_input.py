@@ -303,6 +303,9 @@ def test_a_cold_kernel_cache_is_noticed(tmp_path, monkeypatch):
     assert kernel_cache_is_cold()
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "movegen.legal_moves-12.py311.nbi").write_text("")
+    # the move generator alone is not enough: the exact endings' solver compiles last
+    assert kernel_cache_is_cold()
+    (tmp_path / "x" / "endgame.exact_ending-477.py311.nbi").write_text("")
     assert not kernel_cache_is_cold()
 
 

@@ -99,3 +99,24 @@ def test_a_cold_kernel_cache_is_compiled_first_with_a_progress_line(monkeypatch)
     q = CliRunner().invoke(cli.main, ["-q", "new"])
     assert q.exit_code == 0 and q.stderr == ""
     assert q.stdout == r.stdout
+
+
+def test_the_first_run_compiles_every_kernel_a_timed_game_reaches(tmp_path):
+    """A command on a cold cache compiles the kernels first (cli._compile_kernels), and that
+    must include those a game reaches only later: the tree reuse of the second action
+    (``tree.copy_subtree``) and the exact endings' solver (``endgame.exact_ending``).  Else
+    `tne engine` in a timed match compiles them on its first end-game move, seconds late,
+    and forfeits the game.  A fresh interpreter with an empty numba cache."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, os.path.join(root, "cli.py"), "-q", "engine"],
+                         input='{"type":"quit"}\n', capture_output=True, text=True, env=env,
+                         cwd=str(tmp_path), timeout=900)
+    assert out.returncode == 0, out.stderr
+    cached = {p.name.split("-")[0] for p in tmp_path.rglob("*.nbi")}
+    for kernel in ("movegen.legal_moves", "mcts.run_iterations", "tree.copy_subtree",
+                   "endgame.exact_ending", "endgame.ending_applies"):
+        assert kernel in cached, kernel

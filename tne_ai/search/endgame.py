@@ -565,11 +565,14 @@ class EndingResult:
 MAX_WORLDS = 10_000
 
 
-def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None, prune=True):
+def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None, prune=True, work=None):
     """Exact endings from ``state`` (a Position or a state array) for the player to act:
     ``worlds`` determinizations of his information set (seeded), each solved by
     ``exact_ending``.  Returns an ``EndingResult``: per legal root move the mean over the
-    worlds of the best reward he can reach after it, and whether every line was exact."""
+    worlds of the best reward he can reach after it, and whether every line was exact.
+    ``work`` (None: no limit) bounds the work of all the worlds together (decisions searched
+    plus lines scored, ``ST_LIMIT``): the world that reaches it is given up, and the result
+    is that of the worlds solved before it, or None when there were none."""
     from ..errors import TneError
     from ..limits import MAX_SEED, clip
     st = getattr(state, "st", state)
@@ -588,14 +591,20 @@ def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None, prune=True
     totals = np.zeros((n, 4), dtype=np.float64)
     exact = np.ones(n, dtype=np.bool_)
     stats = np.zeros(ST_SIZE, dtype=np.int64)
-    stats[ST_LIMIT] = NO_LIMIT
+    stats[ST_LIMIT] = NO_LIMIT if work is None else int(work)
     rng = make_rng(seed)
     viewer = np.int64(st[S.TO_ACT])
     start = time.perf_counter()
+    solved = 0
     for _ in range(int(worlds)):
         determinize(st, viewer, rng, sc.world)
-        exact_ending(sc.world, root_moves, np.int64(n), np.bool_(prune), w, *sc.arrays(), rng, stats,
-                     totals, exact)
+        if not exact_ending(sc.world, root_moves, np.int64(n), np.bool_(prune), w, *sc.arrays(), rng,
+                            stats, totals, exact):
+            break
+        solved += 1
+    if solved == 0:
+        return None
+    worlds = solved
     seconds = time.perf_counter() - start
     rows = [(int(root_moves[i]), float(totals[i, viewer]) / worlds, bool(exact[i])) for i in range(n)]
     rows.sort(key=lambda r: (-r[1], r[0]))

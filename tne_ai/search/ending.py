@@ -61,6 +61,10 @@ WORLD_OVERHEAD = 20
 # a root's worlds are all given up in its first run, the root is searched by the MCTS.
 MIN_WORLD_WORK = 50_000
 PV_WORLDS = 4           # worlds of each later decision of a principal variation
+# the work (units above) of one root move's principal variation, all its later decisions
+# together: the line stops at the decision that would pass it, so that the line read after
+# a timed search costs little more than that search (about 0.06 s)
+PV_WORK = 50_000
 PLAN_MAX = 16           # moves of a principal variation at most (as session.PV_MAX)
 WORK_PER_SECOND = 1_000_000
 _SALT = 0x5EED_E4D
@@ -140,15 +144,19 @@ class EndingSearch:
         """(moves, win chances) of a root move's principal variation: the move, then, while
         the mover still acts in the turn and draws nothing unknown (``session.own_next``),
         the best of his next decision by ``solve_ending`` over PV_WORLDS worlds of it (made
-        once per move, seeded by the root's seed)."""
+        once per move, seeded by the root's seed), within PV_WORK for the whole line."""
         if move in self.lines:
             return self.lines[move]
         from .endgame import solve_ending
         line, wins = [int(move)], [win]
         st = own_next(self.root, move)
-        while st is not None and len(line) < PLAN_MAX:
+        left = PV_WORK
+        while st is not None and len(line) < PLAN_MAX and left > 0:
             r = solve_ending(st, worlds=PV_WORLDS, seed=self.pv_seed, weights=self.weights,
-                             scratch=self.scratch[0])
+                             scratch=self.scratch[0], work=left)
+            if r is None:                       # the next decision would pass PV_WORK
+                break
+            left -= int(r.stats[ST_NODES] + r.stats[ST_LINES])
             best, value, _ = r.moves[0]
             line.append(best)
             wins.append(value)
