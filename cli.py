@@ -292,7 +292,9 @@ def _compile_kernels():
     """Compile (and cache) the kernels before the command, saying so as it goes: the default
     search, its tree reuse and the exact endings, so that no later move of a timed game
     waits for a compile (an engine in a match would forfeit it)."""
+    import random
     import time
+    from tne_ai.formats import position_from_dict, position_to_dict
     from tne_ai.position import Position
     from tne_ai.progress import ticking
     from tne_ai.search.endgame import solve_ending
@@ -307,6 +309,17 @@ def _compile_kernels():
             s.run(iterations=16)                 # (copy_subtree)
         # the solver's kernels: one world of the start, given up at once (too big)
         solve_ending(Position.new(2, seed=0), worlds=1, work=1000)
+        # the checks of a position file, in every phase a game passes through (the kernels
+        # the engine's position command calls): two seeded random games that between them
+        # pass every kind of pending decision, each position read back from its
+        # tne-position/1 object, whole and as the mover's view (the other hand and the bag
+        # hidden)
+        for seed in (1, 4):
+            pos, pick = Position.new(2, seed=seed), random.Random(seed)
+            while not pos.is_over():
+                position_from_dict(pos.to_json())
+                position_from_dict(position_to_dict(pos.st, [p == pos.to_act for p in range(2)], False))
+                pos.push(pick.choice(pos.legal_codes()))
     progress.end(f"tne: kernels compiled in {time.monotonic() - start:.0f} s (cached: later "
                  f"runs start at once)")
 

@@ -1,5 +1,6 @@
 """Progress lines on stderr (tne_ai/progress.py) and `tne -q`."""
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -103,20 +104,60 @@ def test_a_cold_kernel_cache_is_compiled_first_with_a_progress_line(monkeypatch)
 
 def test_the_first_run_compiles_every_kernel_a_timed_game_reaches(tmp_path):
     """A command on a cold cache compiles the kernels first (cli._compile_kernels), and that
-    must include those a game reaches only later: the tree reuse of the second action
-    (``tree.copy_subtree``) and the exact endings' solver (``endgame.exact_ending``).  Else
-    `tne engine` in a timed match compiles them on its first end-game move, seconds late,
-    and forfeits the game.  A fresh interpreter with an empty numba cache."""
+    must include those a game reaches only later: the tree reuse of the second action, the
+    exact endings' solver, the checks of a position in each phase.  Else `tne engine` in a
+    timed match compiles one on a later move, seconds late, and forfeits the game.  A fresh
+    numba cache: `tne engine` starts on it (and compiles), then a second engine process is
+    given every position of a random game (seed 7, not one of the warm-up's) as the mover
+    sees it, with a search of each; it must compile nothing more."""
     import os
+    import random
     import subprocess
     import sys
+    from tne_ai.formats import position_to_dict
+    from tne_ai.position import Position
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, os.path.join(root, "cli.py"), "-q", "engine"],
-                         input='{"type":"quit"}\n', capture_output=True, text=True, env=env,
-                         cwd=str(tmp_path), timeout=900)
-    assert out.returncode == 0, out.stderr
-    cached = {p.name.split("-")[0] for p in tmp_path.rglob("*.nbi")}
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def engine(lines):
+        """Each line to a fresh `tne engine`, waiting for the bestmove after each go;
+        returns the bestmoves."""
+        proc = subprocess.Popen([sys.executable, os.path.join(root, "cli.py"), "-q", "engine"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                                cwd=str(tmp_path))
+        best = []
+        try:
+            for x in lines:
+                proc.stdin.write(json.dumps(x) + "\n")
+                proc.stdin.flush()
+                while x["type"] == "go":
+                    reply = json.loads(proc.stdout.readline())
+                    assert reply["type"] != "error", reply
+                    if reply["type"] == "bestmove":
+                        best.append(reply)
+                        break
+            proc.stdin.write('{"type":"quit"}\n')
+            proc.stdin.flush()
+            assert proc.wait(timeout=900) == 0
+        finally:
+            proc.kill()
+        return best
+
+    def cached():
+        return {p.name for p in (tmp_path / "cache").rglob("*.nbi")}
+
+    engine([])
+    warm = cached()
+    names = {n.split("-")[0] for n in warm}
     for kernel in ("movegen.legal_moves", "mcts.run_iterations", "tree.copy_subtree",
-                   "endgame.exact_ending", "endgame.ending_applies"):
-        assert kernel in cached, kernel
+                   "endgame.exact_ending", "apply.treasure_taker", "kingdoms.kingdom_clash"):
+        assert kernel in names, kernel
+    pos, pick, lines, kinds = Position.new(2, seed=7), random.Random(7), [], set()
+    while not pos.is_over():
+        view = position_to_dict(pos.st, [p == pos.to_act for p in range(2)], False)
+        kinds.add((view["pending"] or {}).get("kind"))
+        lines += [{"type": "position", "position": view}, {"type": "go", "iterations": 30}]
+        pos.push(pick.choice(pos.legal_codes()))
+    assert {None, "revolt", "war", "treasure", "monument"} <= kinds   # the phases it passes
+    assert len(engine(lines)) == len(lines) // 2
+    assert cached() == warm
