@@ -59,16 +59,15 @@ def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0,
 
 
 def select(tree, cfg, even=False, by_mass=None):
-    """``_select``, or ``_select_mass`` (which run_iterations calls for PUCT and widening by
-    mass, or here when by_mass says so), on the root of tree."""
+    """``_select`` on the root of tree, with its prior sums (``by_mass``: run_iterations
+    passes it for PUCT and widening by mass) or, by_mass False, without."""
     legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
     legal[[a for a, *_ in CHILDREN]] = 5
     child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
     if by_mass is None:
         by_mass = cfg[M.CFG_SELECT] == 1.0 or cfg[M.CFG_WIDEN_MASS] > 0.0
-    args = (0, legal, 5, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling, tree.visits,
-            tree.avail, tree.value)
-    out = M._select_mass(*args, tree.prior) if by_mass else M._select(*args)
+    out = M._select(0, legal, 5, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
+                    tree.visits, tree.avail, tree.value, tree.prior, True if by_mass else None)
     assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]   # each marked open
     return out
 
@@ -87,7 +86,7 @@ def test_ucb_picks_the_best_mean_plus_exploration_over_availability():
     assert score == pytest.approx(0.7 + 0.35 * math.sqrt(math.log(100) / 39))
     assert list(tree.avail[1:4]) == [100, 100, 100]
     assert best_mean == pytest.approx(0.7) and (mass, mean) == (0.0, 0.0)   # UCB reads neither
-    # the same walk by _select_mass: the same choice, and the prior mass and the mean summed
+    # the same walk with the prior sums: the same choice, and the prior mass and the mean summed
     tree = hand_tree()
     best, score, opened, best_mean, mass, mean = select(tree, cfg_of(), by_mass=True)
     assert tree.action[best] == 30 and opened == 3

@@ -61,7 +61,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
     priors for widening; None: untried moves open at random), ``settle_on`` (True: settle
     pending decisions before scoring a leaf) and ``by_mass`` (True: PUCT or widening by mass,
-    which read the prior probabilities: ``_select_mass``, ``prior_probs``).  numba prunes a
+    which read the prior probabilities: ``_select``'s sums, ``prior_probs``).  numba prunes a
     branch on an argument that is None before typing it, so a search without an ingredient
     is compiled without its code (the frozen baseline compiles none of them).  The tuples
     are unpacked here once and the helpers take the arrays one by one, all inlined at the
@@ -91,14 +91,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
                 lstamp = _stamp_moves(moves, n, legal_stamp, stamps)
             even = even_root and depth == 0
             legal = root_legal if at_root else legal_stamp
-            if by_mass is not None:
-                best, best_score, opened, best_mean, mass, mean = _select_mass(
-                    node, legal, lstamp, child_stamp, stamps[0], even, cfg, action, child, sibling, visits,
-                    avail, value, prior)
-            else:
-                best, best_score, opened, best_mean, mass, mean = _select(
-                    node, legal, lstamp, child_stamp, stamps[0], even, cfg, action, child, sibling, visits,
-                    avail, value)
+            best, best_score, opened, best_mean, mass, mean = _select(
+                node, legal, lstamp, child_stamp, stamps[0], even, cfg, action, child, sibling, visits,
+                avail, value, prior, by_mass)
             opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
                 if opened < n and count[0] < action.shape[0] else 0
             if opens:
@@ -139,43 +134,17 @@ def _stamp_moves(mv, n, legal, stamps):
 
 @njit(cache=True, nogil=True, inline="always")
 def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
-            value):
+            value, prior, by_mass):
     """The children of node legal in this determinization (marked child_stamp = stamp, each
-    counted available once more) and the best of them by UCB (mean + c sqrt(ln avail /
-    visits)), or at an even root the least visited.  Returns (best child or -1, its score,
-    legal children, their best mean, 0, 0: the prior mass and mean ``_select_mass`` gives)."""
-    # UCB alone: no more sums than it needs, since each one lives across the call of log
-    # in every step (held in memory around it)
-    c_explore = cfg[CFG_C]
-    best, best_score, opened, best_mean = -1, -1e300, 0, -1.0
-    ch = child[node]
-    while ch >= 0:
-        a = action[ch]
-        if legal[a] == lstamp:
-            opened += 1
-            child_stamp[a] = stamp
-            avail[ch] += 1
-            v = visits[ch]
-            q = value[ch] / v
-            if even:
-                score = -v        # the least visited commit: means stay comparable
-            else:
-                score = q + c_explore * math.sqrt(math.log(avail[ch]) / v)
-            if score > best_score:
-                best_score, best = score, ch
-            best_mean = max(best_mean, q)
-        ch = sibling[ch]
-    return best, best_score, opened, best_mean, 0.0, 0.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _select_mass(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, sibling, visits,
-                 avail, value, prior):
-    """``_select`` for PUCT and widening by mass, which read the legal children's prior mass
-    and mean too: PUCT scores a child mean + cpuct P sqrt(N) / (1 + visits), N the node's
-    visits, P the child's prior probability."""
+    counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
+    visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
+    child's prior probability), or at an even root the least visited.  Returns (best child
+    or -1, its score, legal children, their best mean, their prior mass, their mean); the
+    last two, and PUCT, only with ``by_mass`` (PUCT or widening by mass, which read them),
+    else 0.  Without it numba prunes their sums, so the UCB loop carries none of them across
+    its call of log (each such value is stored and reloaded around the call, every child)."""
     puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
-    explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT]
+    explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT] if by_mass is not None else 0.0
     best, best_score, opened = -1, -1e300, 0
     best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0
     ch = child[node]
@@ -188,17 +157,18 @@ def _select_mass(node, legal, lstamp, child_stamp, stamp, even, cfg, action, chi
             v = visits[ch]
             q = value[ch] / v
             if even:
-                score = -v
-            elif puct:
+                score = -v        # the least visited commit: means stay comparable
+            elif by_mass is not None and puct:
                 score = q + explore * prior[ch] / (1.0 + v)
             else:
                 score = q + c_explore * math.sqrt(math.log(avail[ch]) / v)
             if score > best_score:
                 best_score, best = score, ch
             best_mean = max(best_mean, q)
-            mass += prior[ch]
-            v_sum += v
-            q_sum += value[ch]
+            if by_mass is not None:
+                mass += prior[ch]
+                v_sum += v
+                q_sum += value[ch]
         ch = sibling[ch]
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
 

@@ -109,7 +109,7 @@ class Search:
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._settle = True if cfg.settle else None
-        # PUCT and widening by mass read the children's prior mass (mcts._select_mass)
+        # PUCT and widening by mass read the children's prior mass (mcts._select)
         self._by_mass = True if cfg.select == "puct" or cfg.widen_mass > 0 else None
         self._cfg = np.zeros(CFG_SIZE)
         self._cfg[CFG_WIDEN_C] = cfg.widen
