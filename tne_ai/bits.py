@@ -38,7 +38,7 @@ def lowest_bit(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def dilate(a0, a1, a2):
     """The set plus its orthogonal neighbours."""
     e0 = (a0 << U1) & NOT_COL_A
@@ -56,7 +56,7 @@ def dilate(a0, a1, a2):
     return (a0 | e0 | w0 | s0 | n0, a1 | e1 | w1 | s1 | n1, a2 | e2 | w2 | s2 | n2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flood(s0, s1, s2, m0, m1, m2):
     """The part of mask m orthogonally connected to the seed set s (seed clipped to m)."""
     c0 = s0 & m0
@@ -72,12 +72,12 @@ def flood(s0, s1, s2, m0, m1, m2):
         c0, c1, c2 = d0, d1, d2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def count3(a0, a1, a2):
     return popcount(a0) + popcount(a1) + popcount(a2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def has(a0, a1, a2, s):
     w = s >> 6
     bit = U1 << np.uint64(s & 63)
@@ -88,7 +88,7 @@ def has(a0, a1, a2, s):
     return (a2 & bit) != U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def single(s):
     """The set {s} as three words."""
     bit = U1 << np.uint64(s & 63)
@@ -100,7 +100,7 @@ def single(s):
     return U0, U0, bit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def first_square(a0, a1, a2):
     """Lowest square of a non-empty set."""
     if a0 != U0:
@@ -110,7 +110,7 @@ def first_square(a0, a1, a2):
     return 128 + lowest_bit(a2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def nth_square(a0, a1, a2, k):
     """The k-th lowest square (k from 0) of a set with more than k squares."""
     c = popcount(a0)
@@ -132,7 +132,7 @@ def nth_square(a0, a1, a2, k):
     return base + lowest_bit(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def up_by(a0, a1, a2, k):
     """The set with every square s moved to s + k (0 < k < 64; squares past 175 dropped).
     Nothing is masked for row ends: callers mask the columns that wrapped."""
@@ -141,7 +141,7 @@ def up_by(a0, a1, a2, k):
     return a0 << kk, (a1 << kk) | (a0 >> back), ((a2 << kk) | (a1 >> back)) & WORD2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def down_by(a0, a1, a2, k):
     """The set with every square s moved to s - k (0 < k < 64; squares below 0 dropped)."""
     kk = np.uint64(k)

@@ -103,89 +103,97 @@ SCORE_TREASURE = 4
 
 # --- named access (offsets of one player's or one colour's field) -------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
+def copy_into(dst, src):
+    """dst[:] = src, word by word: a slice assignment of one array to another needs numba's
+    reference counts, which the kernels are compiled without (DESIGN, numba conventions)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def tile_bb(c):
     """First of the three words of the face-up tiles of colour c."""
     return BB_TILE + 3 * c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def leader_sq(p, c):
     """Square of p's leader of colour c (-1 in his supply)."""
     return LEADER_SQ + 4 * p + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def hand(p, c):
     """Tiles of colour c in p's hand."""
     return HAND + 4 * p + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def catastrophes(p):
     """Catastrophe tiles p still holds."""
     return CATASTROPHES + p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def score(p, k):
     """p's points of colour k (k = SCORE_TREASURE: treasures taken)."""
     return SCORE + 5 * p + k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def monument_sq(m):
     """Top-left square of monument m, -1 if unbuilt."""
     return MON_SQ + m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def monument_tiles(m):
     """Colour monument m's flipped tiles had, -1 if unbuilt."""
     return MON_TILES + m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def out_of_game(c):
     return OUT_OF_GAME + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bag_count(c):
     return BAG_COUNT + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def draws_owed(p):
     return DRAWS_OWED + p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bag_tile(st, i):
     """Colour of tile i of the ordered bag (tile 0 is drawn next)."""
     return (st[BAG + (i >> 5)] >> (2 * (i & 31))) & 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def set_bag_tile(st, i, c):
     w = BAG + (i >> 5)
     shift = 2 * (i & 31)
     st[w] = (st[w] & ~(3 << shift)) | (c << shift)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def hand_size(st, p):
     """Tiles in p's hand."""
     return st[HAND + 4 * p] + st[HAND + 4 * p + 1] + st[HAND + 4 * p + 2] + st[HAND + 4 * p + 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bag_total(st):
     """Tiles in the bag (owed draws included)."""
     return st[BAG_COUNT] + st[BAG_COUNT + 1] + st[BAG_COUNT + 2] + st[BAG_COUNT + 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def owed_total(st):
     """Draws owed to all players (external-draw bag)."""
     return st[DRAWS_OWED] + st[DRAWS_OWED + 1] + st[DRAWS_OWED + 2] + st[DRAWS_OWED + 3]

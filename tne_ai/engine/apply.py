@@ -47,17 +47,17 @@ BLOCK_COLS = np.array([1, 0, 1, 0], dtype=np.int64)
 
 # --- bits of the board ----------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def set_bit(bb, offset, s):
     bb[offset + (s >> 6)] |= U1 << np.uint64(s & 63)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def clear_bit(bb, offset, s):
     bb[offset + (s >> 6)] &= ~(U1 << np.uint64(s & 63))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tile_colour_at(bb, s):
     """Colour of the face-up tile on s, or -1."""
     w = s >> 6
@@ -68,7 +68,7 @@ def tile_colour_at(bb, s):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def red_next_to(bb, s):
     """Face-up red tiles (temples) orthogonally next to s."""
     r = S.tile_bb(RED)
@@ -76,25 +76,25 @@ def red_next_to(bb, s):
                   bb[r + 2] & NEIGHBOUR_MASK[s, 2])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def colour_in(bb, c, f0, f1, f2):
     """Face-up tiles of colour c in the set f."""
     t = S.tile_bb(c)
     return count3(f0 & bb[t], f1 & bb[t + 1], f2 & bb[t + 2])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def treasures_in(bb, f0, f1, f2):
     return count3(f0 & bb[S.BB_TREASURE], f1 & bb[S.BB_TREASURE + 1], f2 & bb[S.BB_TREASURE + 2])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def treasures_left(bb):
     """Treasures still on the board (those on monument tiles included)."""
     return count3(bb[S.BB_TREASURE], bb[S.BB_TREASURE + 1], bb[S.BB_TREASURE + 2])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def leader_owner(st, colour, sq):
     """Player whose leader of that colour stands on sq, or -1."""
     for p in range(st[S.PLAYERS]):
@@ -103,7 +103,7 @@ def leader_owner(st, colour, sq):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def lift_leader(st, bb, p, c):
     """p's leader of colour c leaves the board for his supply."""
     s = st[S.leader_sq(p, c)]
@@ -111,13 +111,13 @@ def lift_leader(st, bb, p, c):
     clear_bit(bb, S.BB_LEADER, s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def put_leader(st, bb, p, c, s):
     st[S.leader_sq(p, c)] = s
     set_bit(bb, S.BB_LEADER, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def withdraw_stranded(st, bb):
     """Every leader with no face-up red tile next to it goes back to its owner."""
     for p in range(st[S.PLAYERS]):
@@ -129,14 +129,14 @@ def withdraw_stranded(st, bb):
 
 # --- draws ----------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def give_tile(st, p, c):
     """The one kernel every draw goes through: tile colour c leaves the bag for p's hand."""
     st[S.hand(p, c)] += 1
     st[S.bag_count(c)] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_tile(st, p, rng):
     """Draw one tile for p from the bag (front of an ordered bag, or at random from the counts
     with the explicit RNG state); return its colour, or BAG_EMPTY.  With an external-draw bag
@@ -171,7 +171,7 @@ def draw_tile(st, p, rng):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def owed_drawer(st):
     """With an external-draw bag: the player whose owed draw comes next (clockwise from the
     player whose turn it is), or -1 when no draw is owed."""
@@ -183,7 +183,7 @@ def owed_drawer(st):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_draw(st, c):
     """Settle the next owed draw with colour c (a chance outcome; probability
     BAG_COUNT[c] / bag total)."""
@@ -192,7 +192,7 @@ def resolve_draw(st, c):
     give_tile(st, q, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_up_to(st, p, n, rng):
     """Draw n tiles for p; False if the bag ran out first (a short draw)."""
     for _ in range(n):
@@ -203,14 +203,14 @@ def draw_up_to(st, p, n, rng):
 
 # --- end of the turn (SPEC 3) ---------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def add_points(st, i, n):
     """n points onto the colour score at st[i], which stops at SCORE_CAP."""
     v = st[i] + n
     st[i] = v if v < SCORE_CAP else SCORE_CAP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def monument_pays(st, p, m, f0, f1, f2):
     """Bit mask of the colours of monument m (its two) of p's leaders standing in the set f
     (m's kingdom): the points m pays p at the end of his turn."""
@@ -222,7 +222,7 @@ def monument_pays(st, p, m, f0, f1, f2):
     return paid
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def score_monuments(st, bb):
     """End of turn 1: for each built monument, the active player scores 1 point of colour X
     for each of his leaders in the monument's kingdom whose colour X is one of its two."""
@@ -238,7 +238,7 @@ def score_monuments(st, bb):
                 add_points(st, S.score(t, c), 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def refill_hands(st, rng):
     """End of turn 2: every player, active player first then clockwise, draws back up to 6
     (owed draws count as held).  True if some draw found the bag short."""
@@ -253,7 +253,7 @@ def refill_hands(st, rng):
     return short
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(st, bb, rng):
     score_monuments(st, bb)
     short = refill_hands(st, rng)
@@ -273,7 +273,7 @@ def end_turn(st, bb, rng):
         st[S.TO_ACT] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_action(st, bb, rng):
     """The action (with its conflicts, monument and treasures) is over: the next one, or the
     end of the turn."""
@@ -290,7 +290,7 @@ def end_action(st, bb, rng):
 
 # --- treasure check (SPEC 3) ----------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _treasure_taker(st, bb):
     """Traders' owners clockwise from the active player: the first whose trader's kingdom holds
     2 or more treasures, or -1."""
@@ -309,14 +309,14 @@ def _treasure_taker(st, bb):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def treasure_taker(st):
     """The player who must take a treasure now, or -1: traders' owners clockwise from the
     active player, the first whose trader's kingdom holds 2 or more treasures."""
     return _treasure_taker(st, st.view(np.uint64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def treasure_choices(st, bb):
     """The treasures the taker may take: those in his trader's kingdom, corners first."""
     f0, f1, f2 = region_of(bb, st[S.leader_sq(st[S.TO_ACT], GREEN)])
@@ -331,7 +331,7 @@ def treasure_choices(st, bb):
     return t0, t1, t2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def treasure_check(st, bb, rng):
     """After every action: a trader's owner takes a treasure (PH_TREASURE), or the action ends."""
     q = _treasure_taker(st, bb)
@@ -342,7 +342,7 @@ def treasure_check(st, bb, rng):
         end_action(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def take_treasure(st, bb, rng, s):
     """`treasure s`: the treasure becomes a wild point of the player to act; check again."""
     clear_bit(bb, S.BB_TREASURE, s)
@@ -352,7 +352,7 @@ def take_treasure(st, bb, rng, s):
 
 # --- monuments (SPEC 5) ---------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def block_colour(bb, t):
     """Colour of the 2x2 block with top-left t if all four are face-up tiles of one colour."""
     if t % COLS == LAST_COL or t // COLS == LAST_ROW:
@@ -367,7 +367,7 @@ def block_colour(bb, t):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def monument_free(st, c):
     """True if an unbuilt monument has colour c."""
     for m in range(N_MONUMENTS):
@@ -376,7 +376,7 @@ def monument_free(st, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def monument_blocks(st, bb):
     """Bit mask over BLOCK_OFFSETS: bit i set if the 2x2 block with top-left
     PLACED_SQ - BLOCK_OFFSETS[i] is four face-up tiles of one colour and an unbuilt monument
@@ -396,7 +396,7 @@ def monument_blocks(st, bb):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def monument_check(st, bb, rng):
     """After a tile action (and its wars): may the active player build a monument?"""
     if monument_blocks(st, bb) != 0:
@@ -407,7 +407,7 @@ def monument_check(st, bb, rng):
         treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def flip_monument(st, bb, rng, m, t):
     """`monument m t`: the four tiles of the block at t flip (they keep connecting, lose their
     colour); leaders left without a temple go home; then the treasure check."""
@@ -423,7 +423,7 @@ def flip_monument(st, bb, rng, m, t):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def decline_monument(st, bb, rng):
     st[S.PLACED_SQ] = -1
     treasure_check(st, bb, rng)
@@ -431,7 +431,7 @@ def decline_monument(st, bb, rng):
 
 # --- conflicts (SPEC 4) ---------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def open_conflict(st, phase, c, attacker, defender):
     """A revolt or war of colour c begins: the attacker commits first."""
     st[S.PHASE] = phase
@@ -442,7 +442,7 @@ def open_conflict(st, phase, c, attacker, defender):
     st[S.TO_ACT] = attacker
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def clear_conflict(st):
     st[S.CF_COLOUR] = -1
     st[S.CF_ATTACKER] = -1
@@ -450,7 +450,7 @@ def clear_conflict(st):
     st[S.CF_COMMIT] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def war_sides(st, bb):
     """The attacker's and the defender's kingdoms in the war in progress (the unifying tile
     left out): each side is the region of its leader of the war colour."""
@@ -461,7 +461,7 @@ def war_sides(st, bb):
     return a0, a1, a2, d0, d1, d2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def conflict_strengths(st):
     """(attacker, defender) strength on the board in the conflict in progress, before
     commits: adjacent face-up temples in a revolt, tiles of the war colour in each side's
@@ -478,7 +478,7 @@ def conflict_strengths(st):
     return colour_in(bb, c, a0, a1, a2), colour_in(bb, c, d0, d1, d2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kingdoms_at_war(st, bb):
     """The kingdoms next to the unifying tile (left out): (union of their squares, bit mask of
     the colours with leaders in two or more of them)."""
@@ -487,7 +487,7 @@ def kingdoms_at_war(st, bb):
     return k0, k1, k2, clash
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def war_conflicts(st, bb, kmask=None):
     """Bit mask of the colours in conflict around the unifying tile (SPEC section 4): colours
     with leaders in two or more of the kingdoms next to it.  (kmask is ignored: kept so callers
@@ -496,7 +496,7 @@ def war_conflicts(st, bb, kmask=None):
     return clash
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_war(st, bb, c):
     """`war c`, or the only conflict: fight colour c next.  Attacker: the active player's
     leader, else the first owner clockwise from him; defender: the other."""
@@ -516,7 +516,7 @@ def start_war(st, bb, c):
     open_conflict(st, S.PH_WAR, c, att, dfn)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_war(st, bb, rng):
     """The war loop: fight the one conflict, ask for the order, or end the wars."""
     mask = war_conflicts(st, bb)
@@ -536,7 +536,7 @@ def next_war(st, bb, rng):
         st[S.CF_COLOUR] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_war(st, bb, rng, defender_commit):
     """Both sides committed: the loser's leader goes home and the war colour's tiles of his
     kingdom leave the game (not treasures' tiles, and in a red war not temples next to another
@@ -574,7 +574,7 @@ def resolve_war(st, bb, rng, defender_commit):
     next_war(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_revolt(st, bb, rng, defender_commit):
     """Both sides committed: the loser's leader goes home, the winner scores 1 red point."""
     att = st[S.CF_ATTACKER]
@@ -590,7 +590,7 @@ def resolve_revolt(st, bb, rng, defender_commit):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def commit_tiles(st, bb, rng, n):
     """`commit n`: n tiles of the conflict's colour (red in a revolt) leave the game from the
     hand of the player to act; the attacker first, then the defender, then the conflict is
@@ -611,7 +611,7 @@ def commit_tiles(st, bb, rng, n):
 
 # --- the actions of a turn (SPEC 3) ---------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tile_point_owner(st, c, k0, k1, k2):
     """Who scores a tile of colour c placed next to the one kingdom k: the owner of the
     same-colour leader there, else of its king, else nobody (-1)."""
@@ -627,7 +627,7 @@ def tile_point_owner(st, c, k0, k1, k2):
     return scorer if scorer >= 0 else king
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_tile(st, bb, rng, c, s):
     """`tile c s`: next to 2 kingdoms it unifies them (war); next to 1 it scores a point of
     its colour; then the monument check and the treasure check."""
@@ -647,7 +647,7 @@ def place_tile(st, bb, rng, c, s):
     monument_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_leader(st, bb, rng, c, s):
     """`leader c s`: place from the supply or move; a same-colour leader in its kingdom means
     a revolt, else the treasure check."""
@@ -664,14 +664,14 @@ def place_leader(st, bb, rng, c, s):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def withdraw_leader(st, bb, rng, c):
     """`withdraw c`: the leader goes back to the supply."""
     lift_leader(st, bb, st[S.TO_ACT], c)
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def place_catastrophe(st, bb, rng, s):
     """`catastrophe s`: the tile there (if any) leaves the game, the square is blocked for
     good, leaders left without a temple go home; no conflict."""
@@ -685,7 +685,7 @@ def place_catastrophe(st, bb, rng, s):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def swap_tiles(st, bb, rng, i):
     """`swap`: discard the tiles of multiset i face down and draw as many at once."""
     p = st[S.TO_ACT]
@@ -703,12 +703,12 @@ def swap_tiles(st, bb, rng, i):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def pass_action(st, bb, rng):
     treasure_check(st, bb, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(st, a, rng):
     """Apply action code a (legal in st) for the player to act, in place."""
     bb = st.view(np.uint64)

@@ -21,7 +21,7 @@ from .. import state as S
 MAX_KINGDOMS = 16
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def occupied(bb):
     """Squares holding a tile (face-up or flipped) or a leader: what connects regions."""
     o0 = bb[S.BB_FLIP] | bb[S.BB_LEADER]
@@ -34,7 +34,7 @@ def occupied(bb):
     return o0, o1, o2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def connecting(bb, exclude_sq):
     """(occupied squares, leader squares) with exclude_sq (or -1) treated as empty."""
     o0, o1, o2 = occupied(bb)
@@ -52,7 +52,7 @@ def connecting(bb, exclude_sq):
     return o0, o1, o2, l0, l1, l2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def region_of(bb, s):
     """The region (connected tiles and leaders) holding the occupied square s."""
     o0, o1, o2 = occupied(bb)
@@ -60,7 +60,7 @@ def region_of(bb, s):
     return flood(a0, a1, a2, o0, o1, o2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def region_without(bb, s, exclude_sq):
     """The region holding the occupied square s, with exclude_sq treated as empty (during wars
     the unifying tile: then the region of a leader is its side's kingdom)."""
@@ -69,7 +69,7 @@ def region_without(bb, s, exclude_sq):
     return flood(a0, a1, a2, o0, o1, o2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leader_colours_in(st, f0, f1, f2):
     """Bit mask of the colours of the leaders (any owner) standing in the set f."""
     cm = 0
@@ -81,7 +81,7 @@ def leader_colours_in(st, f0, f1, f2):
     return cm
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kingdoms_around(st, bb, s, exclude_sq, with_colours):
     """The kingdoms next to square s, with s and exclude_sq treated as empty: one flood from
     each occupied neighbour not yet covered (a square has four, so at most four kingdoms).
@@ -123,7 +123,7 @@ def kingdoms_around(st, bb, s, exclude_sq, with_colours):
     return count, k0, k1, k2, twos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def count_in(d0, d1, d2, n0, n1, n2, t0, t1, t2, h0, h1, h2):
     """Bit-sliced counters of how many sets cover each square (n: 1+, t: 2+, h: 3+, three
     words each) with the set d counted in; returns the nine new words."""
@@ -131,7 +131,7 @@ def count_in(d0, d1, d2, n0, n1, n2, t0, t1, t2, h0, h1, h2):
             h0 | (t0 & d0), h1 | (t1 & d1), h2 | (t2 & d2))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touch_levels(bb, exclude_sq):
     """Squares next to (or in) 1+, 2+ and 3+ kingdoms, (ones, twos, threes) as 9 words: every
     kingdom (exclude_sq treated as empty) is flooded once, in ``label``'s order, and its dilated
@@ -151,14 +151,14 @@ def touch_levels(bb, exclude_sq):
     return n0, n1, n2, t0, t1, t2, h0, h1, h2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def touch_counts_of(bb, exclude_sq):
     """Squares next to (or in) 2+ kingdoms and 3+ kingdoms: (twos, threes) as 6 words."""
     _, _, _, t0, t1, t2, h0, h1, h2 = touch_levels(bb, exclude_sq)
     return t0, t1, t2, h0, h1, h2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def twos_with_leader_lifted(bb, s, n0, n1, n2, t0, t1, t2, h0, h1, h2):
     """Squares next to 2+ kingdoms once the leader on s is lifted, from the full board's
     counters (ones, twos, threes of ``touch_levels``) without labelling the board again.
@@ -189,7 +189,7 @@ def twos_with_leader_lifted(bb, s, n0, n1, n2, t0, t1, t2, h0, h1, h2):
     return t0, t1, t2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def label(bb, exclude_sq, kmask):
     """Write every kingdom's squares into kmask (shape (16, 3)); return the kingdom count.
 
@@ -211,7 +211,7 @@ def label(bb, exclude_sq, kmask):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kingdom_of(kmask, nk, sq):
     """Index of the kingdom holding square sq, or -1."""
     for k in range(nk):
@@ -220,7 +220,7 @@ def kingdom_of(kmask, nk, sq):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kingdom_clash(st):
     """True if some kingdom holds two leaders of one colour (allowed only mid-conflict)."""
     bb = st.view(np.uint64)

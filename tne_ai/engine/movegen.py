@@ -17,7 +17,7 @@ from .apply import (BLOCK_OFFSETS, monument_blocks, monument_free,  # noqa: F401
                     tile_colour_at, treasure_choices, war_conflicts, MON_A, MON_B)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def touch_counts(kmask, nk):
     """Squares next to (or in) 2+ and 3+ of the labelled kingdoms kmask[:nk]: (twos, threes) as
     6 words (the rules kernels use touch_counts_of, which floods and counts in one pass)."""
@@ -30,7 +30,7 @@ def touch_counts(kmask, nk):
     return t0, t1, t2, h0, h1, h2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def emit(out, n, base, a0, a1, a2):
     """Append base + s for every square s of the set; return the new count."""
     x = a0
@@ -51,7 +51,7 @@ def emit(out, n, base, a0, a1, a2):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def copy_block(out, n, start, count, offset):
     """Append out[start:start + count] + offset (the same squares for another colour)."""
     for k in range(count):
@@ -59,7 +59,7 @@ def copy_block(out, n, start, count, offset):
     return n + count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def empty_squares(bb):
     """Squares with no tile, leader or catastrophe."""
     o0, o1, o2 = occupied(bb)
@@ -67,7 +67,7 @@ def empty_squares(bb):
             ~(o2 | bb[S.BB_CATA + 2]) & ALL[2])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def near_temple(bb, e0, e1, e2):
     """Empty land squares next to a face-up red tile: where a leader may stand."""
     red = S.tile_bb(RED)
@@ -75,7 +75,7 @@ def near_temple(bb, e0, e1, e2):
     return r0 & e0 & LAND[0], r1 & e1 & LAND[1], r2 & e2 & LAND[2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def catastrophe_targets(bb, e0, e1, e2):
     """An empty square, or a face-up tile without a treasure."""
     f0 = f1 = f2 = U0
@@ -87,7 +87,7 @@ def catastrophe_targets(bb, e0, e1, e2):
             e2 | (f2 & ~bb[S.BB_TREASURE + 2]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(st, out):
     """Write the legal action codes of whoever must act into out; return how many."""
     bb = st.view(np.uint64)
@@ -127,7 +127,7 @@ def legal_moves(st, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def action_moves(st, bb, p, out):
     n = 0
     on0, on1, on2, tw0, tw1, tw2, th0, th1, th2 = touch_levels(bb, NO_SQUARE)
@@ -200,14 +200,14 @@ def _swap_index_table():
 SWAP_INDEX = _swap_index_table()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leader_move_ok(st, bb, p, c, target):
     """Exact check of a board leader's move: with it lifted, target touches <= 1 kingdom."""
     nk, _, _, _, _ = kingdoms_around(st, bb, target, st[S.leader_sq(p, c)], np.bool_(False))
     return nk <= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def nth_tile_move(hand, k, e0, e1, e2, th0, th1, th2, land_n, river_n):
     """The k-th tile placement of random_move's count: the colours in hand in order, each
     over its free squares (river for blue, land for the others; th: next to 3+ kingdoms)."""
@@ -227,7 +227,7 @@ def nth_tile_move(hand, k, e0, e1, e2, th0, th1, th2, land_n, river_n):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def nth_swap_move(hand, k):
     """The k-th swap of random_move's count: sub-multiset k + 1 of the hand, counted with
     the red tiles' count as the lowest digit."""
@@ -241,7 +241,7 @@ def nth_swap_move(hand, k):
     return S.A_SWAP + SWAP_INDEX[((d0 * 7 + d1) * 7 + d2) * 7 + d3]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_move(st, rng, out):
     """A move drawn uniformly from the legal moves of whoever must act, without listing them
     all: moves are counted per kind by popcount and only the drawn one is built.  A board

@@ -9,7 +9,7 @@ from .movegen import legal_moves, random_move
 from .rng import shuffle_bag
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_game(st, rng, moves, max_moves):
     """Play uniformly random legal moves in place until the game ends or max_moves are made;
     return the number of moves made."""
@@ -37,12 +37,12 @@ def perft(st, depth, rng, moves_stack):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_start(template, rng, st):
     """Write into st a start position from a template (board, players and catastrophes set,
     the full bag of 143 in the ordered bag, no hands): shuffle the bag with rng, then each
     player draws 6 in turn order."""
-    st[:] = template
+    S.copy_into(st, template)
     shuffle_bag(st, st[S.BAG_LEN], rng)
     for p in range(st[S.PLAYERS]):
         for _ in range(HAND_SIZE):

@@ -16,7 +16,7 @@ def make_rng(seed):
     return np.array([z or 1], dtype=np.uint64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(rng):
     x = rng[0]
     x ^= x >> np.uint64(12)
@@ -26,7 +26,7 @@ def next_u64(rng):
     return x * _MUL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def below(rng, n):
     """A uniform integer in 0..n-1 (n >= 1): the top 53 bits of the next output modulo n.
 
@@ -43,7 +43,7 @@ def below(rng, n):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_bag(st, n, rng):
     """Shuffle tiles 0..n-1 of the ordered bag in place: Fisher-Yates on the packed 2-bit
     tiles (so no tile array is made), two tiles swapped by xor-ing in their difference

@@ -8,7 +8,7 @@ from numba import njit
 from .. import state as S
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sorted_totals(st, p):
     """p's four colour totals after adding his treasures one at a time to his lowest colour
     (the first lowest, in colour order), sorted ascending, as a tuple."""
@@ -46,7 +46,7 @@ def sorted_totals(st, p):
     return v0, v1, v2, v3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_values(st, p, out):
     """p's four colour totals after adding his treasures one at a time to his lowest colour,
     sorted ascending, into out[0:4]."""
@@ -57,7 +57,7 @@ def final_values(st, p, out):
     out[3] = v3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def better(a, b):
     """1 if sorted totals a beat b (lowest first, then the next), -1 if worse, 0 if equal."""
     for i in range(4):
@@ -66,7 +66,7 @@ def better(a, b):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_of(st, p):
     """1 + the number of players strictly better than p (shared places 1, 1, 3)."""
     mine = sorted_totals(st, p)
@@ -77,14 +77,14 @@ def place_of(st, p):
     return place
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ranking(st, places):
     """places[p] = 1 + the number of players strictly better than p (shared places 1, 1, 3)."""
     for p in range(st[S.PLAYERS]):
         places[p] = place_of(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rewards(st, out):
     """Reward per player from the final ranking: win 1, a shared place split, loss 0.
     Players sharing first place split 1 evenly; everyone else gets 0."""

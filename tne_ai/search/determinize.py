@@ -24,7 +24,7 @@ from ..engine.rng import below
 LOW_BITS = np.uint64(0x5555555555555555)  # the low bit of every 2-bit tile
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def unseen_of(st, bb, viewer, c):
     """Tiles of colour c the viewer cannot see."""
     t = S.tile_bb(c)
@@ -35,7 +35,7 @@ def unseen_of(st, bb, viewer, c):
     return TILES_PER_COLOUR[c] - on_board - st[S.out_of_game(c)] - st[S.hand(viewer, c)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unseen_pool(st, viewer, pool):
     """pool[c] = tiles of colour c the viewer cannot see; return the total."""
     bb = st.view(np.uint64)
@@ -46,7 +46,7 @@ def unseen_pool(st, viewer, pool):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pack_tiles(tiles, start, count):
     """Tiles start .. start + count - 1 (count <= 32) of a byte-per-tile array as one bag word."""
     word = U0
@@ -55,7 +55,7 @@ def pack_tiles(tiles, start, count):
     return word
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(st, viewer, rng, out):
     """Write into out (another array than st) a full state consistent with viewer's
     information set in st."""
@@ -89,7 +89,7 @@ def determinize(st, viewer, rng, out):
     b2 = pack_tiles(tiles, i + 64, min(max(n - 64, 0), 32))
     b3 = pack_tiles(tiles, i + 96, min(max(n - 96, 0), 32))
     b4 = pack_tiles(tiles, i + 128, min(max(n - 128, 0), 32))
-    out[:] = st
+    S.copy_into(out, st)
     for p in range(n_players):
         if p != viewer:
             for c in range(4):

@@ -88,7 +88,7 @@ ST_SIZE = 6
 NO_LIMIT = 1 << 62
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def refill_need(st):
     """Tiles the refill would draw if the turn ended now: every hand's shortfall below 6."""
     need = 0
@@ -99,13 +99,13 @@ def refill_need(st):
     return need
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def treasures_on_board(st):
     bb = st.view(np.uint64)
     return popcount(bb[S.BB_TREASURE]) + popcount(bb[S.BB_TREASURE + 1]) + popcount(bb[S.BB_TREASURE + 2])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def ending_applies(st):
     """True when the game can be over at the end of the current turn through the turn's own
     actions, tested on public fields only (the bag's size, hand sizes, treasures):
@@ -128,7 +128,7 @@ def ending_applies(st):
     return treasures_on_board(st) <= 3
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def stake_regions(st, p):
     """The regions of the built monuments whose kingdom holds a leader of p of one of their
     two colours: where the points SPEC 3 pays p at the end of his turn come from."""
@@ -146,7 +146,7 @@ def stake_regions(st, p):
     return z0, z1, z2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def only_kingdom(kdil, nk, s):
     """The one kingdom whose dilation holds s, or -1 (none, or two or more)."""
     found = -1
@@ -158,7 +158,7 @@ def only_kingdom(kdil, nk, s):
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def plain_merge(bb, s, l0, l1, l2, treasures_count):
     """True if the leaderless regions (within l) next to s hold no monument tile and, when
     ``treasures_count`` (the kingdom they would join has or gets a trader), no treasure: a
@@ -187,7 +187,7 @@ SEEN_SIZE = 7
 UNIFIED = MAX_KINGDOMS + 4    # kdil row: the squares whose unifying tile was kept
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def kingdom_reach(st, bb, nk, kmask, kdil):
     """Fill kdil for ``group_last_action``: rows k < nk the dilation of kingdom k, rows
     MAX_KINGDOMS + c the squares completing a 2x2 of colour c, row UNIFIED cleared.  Return
@@ -224,7 +224,7 @@ def kingdom_reach(st, bb, nk, kmask, kdil):
     return n0, n1, n2, c0 & ~u0, c1 & ~u1, c2 & ~u2, traders
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def keep_tile(bb, a, nk, n0, n1, n2, l0, l1, l2, traders, kdil, seen):
     """``group_last_action`` on the tile move a: False if a tile of its group was kept."""
     c = a // SQUARES
@@ -250,7 +250,7 @@ def keep_tile(bb, a, nk, n0, n1, n2, l0, l1, l2, traders, kdil, seen):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def keep_leader(st, bb, a, nk, n0, n1, n2, l0, l1, l2, z0, z1, z2, traders, kmask, kdil, seen):
     """``group_last_action`` on the leader move a: False if the pass or a leader of its group
     stands for it."""
@@ -277,7 +277,7 @@ def keep_leader(st, bb, a, nk, n0, n1, n2, l0, l1, l2, z0, z1, z2, traders, kmas
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def group_last_action(st, moves, n, kmask, kdil, seen):
     """At the last action of the turn: keep one move of each group of moves that end alike
     (the module note, pruning (2)); return the new count.  Moves keep their order.  Scratch:
@@ -334,7 +334,7 @@ def group_last_action(st, moves, n, kmask, kdil, seen):
     return kept
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def group_decision(st, moves, n):
     """Inside the last action of the turn: keep one move of each group of decisions that end
     alike (the module note, pruning (3)); return the new count.
@@ -400,7 +400,7 @@ def group_decision(st, moves, n):
     return kept
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, moves, values,
                kmask, kdil, seen, feats, rng, stats):
     """Value vector (every player's reward) of states[ply] into values[ply] when everyone
@@ -441,7 +441,7 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, 
     nxt = states[ply + 1]
     child = values[ply + 1]
     for i in range(n):
-        nxt[:] = st
+        S.copy_into(nxt, st)
         apply_action(nxt, mv[i], rng)
         ex = line_value(ply + 1, turn, mover, alpha, beta, zero_sum, prune, weights, states, moves,
                         values, kmask, kdil, seen, feats, rng, stats)
@@ -472,7 +472,7 @@ def line_value(ply, turn, mover, alpha, beta, zero_sum, prune, weights, states, 
     return exact
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def exact_ending(world, root_moves, n_root, prune, weights, states, moves, values, kmask, kdil,
                  seen, feats, row, row_exact, rng, stats, totals, exact):
     """One world (a full state, the root mover to act): for each of the root's legal moves
@@ -491,7 +491,7 @@ def exact_ending(world, root_moves, n_root, prune, weights, states, moves, value
     stats[ST_ABORTED] = 0
     stats[ST_NODES] += 1
     for i in range(n_root):
-        states[1][:] = world
+        S.copy_into(states[1], world)
         apply_action(states[1], root_moves[i], rng)
         ex = line_value(np.int64(1), turn, mover, -1.0, 2.0, zero_sum, prune, weights, states, moves,
                         values, kmask, kdil, seen, feats, rng, stats)

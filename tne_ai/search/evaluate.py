@@ -42,7 +42,7 @@ W_SCALE = 5
 EVAL_DEFAULT = np.array([1.0, 0.3, 0.1, 0.05, 0.0, 2.0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def basic_value(st, params, p):
     """The hand-set value of p's standing: weighted sorted totals plus a bonus per leader."""
     t0, t1, t2, t3 = sorted_totals(st, p)
@@ -55,7 +55,7 @@ def basic_value(st, params, p):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(st, params, out):
     """Rewards per player into out: exact for a finished game, heuristic otherwise."""
     n = st[S.PLAYERS]
@@ -78,7 +78,7 @@ def evaluate(st, params, out):
 
 # --- the fitted evaluation ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def greedy_commit(st):
     """The greedy commit rule (as the ``greedy`` agent's): an attacker commits all his tiles of
     the colour when that beats the defender's board strength, else none; a defender commits
@@ -90,7 +90,7 @@ def greedy_commit(st):
     return S.A_COMMIT + (need if 0 < need <= most else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle(st, rng, moves):
     """Play out the decisions pending in st (commits by the greedy rule, the first war colour,
     monument and treasure offered) until a player must choose an action or the game is over:
@@ -112,7 +112,7 @@ N_COUNTS = 3
 PER_COUNT_WEIGHTS = N_COUNTS * N_FEATURES
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate_model(st, weights, kmask, feats, out):
     """Win chance of every player into out: exact for a finished game, else the fitted model:
     value v_p = weights . features_p, win chances softmax(v) (a conditional logit, fitted by

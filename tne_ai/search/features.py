@@ -79,12 +79,12 @@ HAND_TILES = 6.0
 TREASURES_START = 10.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clip3(x):
     return -3 if x < -3 else (3 if x > 3 else x)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stage(st):
     """How near the end the game is, 0..1 (0 at the deal of a game of any player count)."""
     bag = S.bag_total(st)
@@ -97,7 +97,7 @@ def stage(st):
     return 0.0 if g < 0.0 else (1.0 if g > 1.0 else g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(st, kmask, out):
     """Feature rows of every player into out[p, :N_FEATURES]; kmask is (16, 3) scratch."""
     bb = st.view(np.uint64)

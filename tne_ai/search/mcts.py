@@ -46,7 +46,7 @@ CFG_SIZE = 10
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, by_mass,
                    rng, scratch, tree):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place
@@ -122,7 +122,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     return iterations
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _stamp_moves(mv, n, legal, stamps):
     """A new stamp, marked on the n moves of mv in legal; returns it."""
     stamps[0] += 1
@@ -132,7 +132,7 @@ def _stamp_moves(mv, n, legal, stamps):
     return stamp
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
             value, prior, by_mass):
     """The children of node legal in this determinization (marked child_stamp = stamp, each
@@ -173,7 +173,7 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried):
     """Whether node opens an untried legal action now (one is left and the tree has room):
     0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every
@@ -200,7 +200,7 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, u
     return 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, by_mass, rng,
               kmask, masks, kind_counts, probs, kind_w, action, child, sibling):
     """The untried legal action to open and its prior probability, with the best probability
@@ -238,7 +238,7 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
     return np.int64(a), p, p_next
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _add_child(node, a, p, p_next, to_act, action, parent, child, sibling, player, visits, avail, value,
                prior, untried, count):
     """Open action a (prior probability p; p_next the best left untried) under node: a new
@@ -252,7 +252,7 @@ def _add_child(node, a, p, p_next, to_act, action, parent, child, sibling, playe
     return new
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _backup(depth, path, reward, action, player, visits, value, root_sum, move_sums):
     """Back up one iteration's rewards along path[1..depth]: each node gets its chooser's,
     the root and the root action's row of move_sums every player's."""

@@ -94,14 +94,14 @@ KIND_ROW = np.array([4 * k for k in range(K_TILE_RIVAL + 1)]
                     + [ROW_CAT + k - K_CAT_RIVAL for k in range(K_CAT_RIVAL, K_CAT_OTHER + 1)], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set(masks, row, a0, a1, a2):
     masks[row, 0] = a0
     masks[row, 1] = a1
     masks[row, 2] = a2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def block_completers(bb, c):
     """The squares where a tile of colour c would complete a 2x2 block of c (SPEC section 5):
     the square is one corner of the block and the other three hold tiles of c.  Row ends are
@@ -127,7 +127,7 @@ def block_completers(bb, c):
     return r0 & ~t0, r1 & ~t1, r2 & ~t2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _owner(st, kmask, k, c, n):
     """The player whose leader of colour c stands in kingdom k, or -1."""
     for q in range(n):
@@ -137,7 +137,7 @@ def _owner(st, kmask, k, c, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare(st, kmask, masks):
     """Fill masks (N_MASKS, 3) with the squares of each tile, leader and catastrophe kind for
     the player to act.  The kinds of one piece partition the board, so every legal move has
@@ -161,7 +161,7 @@ def prepare(st, kmask, masks):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _kingdom_kinds(st, kmask, nk, masks, p):
     """Per kingdom: its dilation into the tile kinds by who scores there and into the
     revolt kinds of the colours a rival leads.  Returns the squares next to (or in) any
@@ -206,7 +206,7 @@ def _kingdom_kinds(st, kmask, nk, masks, p):
     return one0, one1, one2, own0, own1, own2, riv0, riv1, riv2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _tile_and_leader_kinds(st, bb, masks, p, one0, one1, one2, two0, two1, two2):
     """The tile and leader kinds of every colour, from the kingdom kinds ``_kingdom_kinds``
     left in masks and the squares next to 1+ (one) and 2+ (two) kingdoms."""
@@ -251,7 +251,7 @@ def _tile_and_leader_kinds(st, bb, masks, p, one0, one1, one2, two0, two1, two2)
         _set(masks, KIND_ROW[K_LEADER_NEW] + c, ~one0 & ~v0, ~one1 & ~v1, ~one2 & ~v2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _catastrophe_kinds(bb, masks, own0, own1, own2, riv0, riv1, riv2):
     """Catastrophes: on a tile of one's own kingdom, of a rival's, on nothing, anything else."""
     o0, o1, o2 = occupied(bb)
@@ -268,7 +268,7 @@ def _catastrophe_kinds(bb, masks, own0, own1, own2, riv0, riv1, riv2):
          ~((t1 & (own1 | riv1)) | (~near1 & ~t1)), ~((t2 & (own2 | riv2)) | (~near2 & ~t2)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _list_kind(a):
     """The kind of an action that is not a tile, leader or catastrophe."""
     if a >= S.A_COMMIT:
@@ -280,7 +280,7 @@ def _list_kind(a):
     return K_WITHDRAW
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_kind(st, masks, a):
     """The kind of action a (masks from ``prepare`` for the state a is legal in)."""
     if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(st[S.TO_ACT], (a - S.A_LEADER) // SQUARES)] >= 0:
@@ -306,27 +306,23 @@ def move_kind(st, masks, a):
     return _list_kind(a)
 
 
-@njit(cache=True)
-def _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found):
-    """Reservoir step: a legal untried a replaces best with chance 1/found."""
-    if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
-        found += 1
-        if below(rng, found) == 0:
-            best = a
-    return best, found
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, masks, rng):
     """An untried legal move of that kind, uniformly at random; -1 if there is none."""
     me = st[S.TO_ACT]
-    best = np.int64(-1)   # typed, as _consider's arguments: one compile
-    found = np.int64(0)
+    best = np.int64(-1)
+    found = np.int64(0)   # legal untried moves of the kind so far: each replaces best with
+    #                       chance 1 / found (a reservoir of one), written out in each loop:
+    #                       as a helper taking the arrays it kept two reference counts per
+    #                       candidate (bench/README.md, "Reference counts")
     if kind == K_LEADER_MOVE:
         for j in range(n):
             a = moves[j]
             if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(me, (a - S.A_LEADER) // SQUARES)] >= 0:
-                best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
+                if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
+                    found += 1
+                    if below(rng, found) == 0:
+                        best = a
     elif kind <= K_CAT_OTHER:
         if kind <= K_TILE_RIVAL:
             base = S.A_TILE
@@ -348,17 +344,23 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
                 while x != U0:
                     a = base + SQUARES * c + 64 * w + lowest_bit(x)
                     x &= x - U1
-                    best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
+                    if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
+                        found += 1
+                        if below(rng, found) == 0:
+                            best = a
     else:
         for j in range(n):
             a = moves[j]
             if (a < S.A_WITHDRAW or S.A_CATASTROPHE <= a < S.A_SWAP) or _list_kind(a) != kind:
                 continue
-            best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
+            if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
+                found += 1
+                if below(rng, found) == 0:
+                    best = a
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_untried(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, weights, first_child,
                  sibling, action, kmask, masks, counts, rng):
     """The untried legal move to open next at a node: of the kind k with the best
@@ -396,7 +398,7 @@ def pick_untried(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, weights,
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def commit_context(st):
     """(attacker's board strength, defender's, player to commit, colour, most he can commit)
     of the conflict waiting for a commit (SPEC section 4)."""
@@ -409,7 +411,7 @@ def commit_context(st):
     return att, dfn, me, c, most
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defender_hidden(st, me, c):
     """The most tiles of colour c the defender may hold as the attacker me sees it: the unseen
     tiles of c (SPEC section 7), at most the defender's hand size."""
@@ -419,7 +421,7 @@ def defender_hidden(st, me, c):
     return unseen if unseen < held else held
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def commit_rank(st, k):
     """Rank (0 first) of commit k among the commits of the player to act, in the order a
     node opens them: the commit that decides the conflict with the fewest tiles, then 0,
@@ -443,7 +445,7 @@ def commit_rank(st, k):
     return 2 + k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_commit(st, moves, n, child_stamp, stamp):
     """The untried commit of the best rank (``commit_rank``)."""
     best = -1
@@ -459,7 +461,7 @@ def pick_commit(st, moves, n, child_stamp, stamp):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prior_probs(st, moves, n, weights, kmask, masks, kind_p, out):
     """The prior as a probability distribution over the n legal moves of st: out[i] is the
     chance of moves[i].  In the action phase P(move) = exp(weights[kind]) over the sum of

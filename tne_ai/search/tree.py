@@ -152,7 +152,7 @@ def copy_subtree(tree, x, dst):
     return size
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def reset_tree(tree):
     """Empty the tree: only the root, unvisited."""
     action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
