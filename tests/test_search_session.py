@@ -165,3 +165,12 @@ def test_no_function_in_search_or_engine_is_over_80_lines():
                 if size > 80:
                     long.append(f"{path.name}:{node.name} ({size} lines)")
     assert long == []
+
+
+def test_a_time_budget_is_counted_from_when_the_move_was_asked_for():
+    import time
+    from tne_ai.search.session import seconds_left
+    assert seconds_left(None, time.perf_counter()) is None
+    asked = time.perf_counter() - 0.25          # the move was asked for a quarter second ago
+    assert seconds_left(1.0, asked) <= 0.75
+    assert seconds_left(1.0, time.perf_counter() - 5.0) == 0.001   # spent: a millisecond left

@@ -14,6 +14,7 @@ need the ``openspiel`` extra.
 """
 import importlib
 import re
+import time
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from .agent_base import Agent, AgentForfeit, AgentSpecError  # noqa: F401 (re-ex
 from .external import ExternalAgent, parse_engine_spec
 from .search.config import SearchConfig, SearchConfigError, options as search_options, spec_items, spec_values
 from .search.determinize import determinize
-from .search.session import move_seed, next_search
+from .search.session import move_seed, next_search, seconds_left
 
 
 class RandomAgent(Agent):
@@ -128,9 +129,10 @@ class MctsAgent(Agent):
 
     def choose(self, position):
         self.calls += 1
+        start = time.perf_counter()
         cfg = self.config.replace(seed=move_seed(self.seed, self.calls))
         s = next_search(self.last, position, cfg, weights=self.weights, prior_w=self.prior_w)
-        self.info = s.run(cfg.iterations, cfg.time)
+        self.info = s.run(cfg.iterations, seconds_left(cfg.time, start))
         self.last = s
         return self.info.move
 

@@ -253,7 +253,8 @@ class EngineServer:
             self.error(f"go: internal error: {type(e).__name__}: {e}")
 
     def _go(self, st, msg, call):
-        from .search.session import move_seed, next_search
+        from .search.session import move_seed, next_search, seconds_left
+        start = time.perf_counter()        # the move's time runs from here (seconds_left)
         cfg = self.config.replace(threads=msg.get("threads", self.config.threads),
                                   seed=move_seed(self.config.seed, call))
         iterations, seconds = msg.get("iterations"), msg.get("time")
@@ -262,11 +263,11 @@ class EngineServer:
         s = next_search(self.last, st, cfg)
         self.last = s
         self._started(s)
-        start = time.perf_counter()
 
         def report(info):
             self.send(self._info(info, time.perf_counter() - start))
-        info = s.run(iterations, seconds, report=report, every=self.options["info_interval"])
+        info = s.run(iterations, seconds_left(seconds, start), report=report,
+                     every=self.options["info_interval"])
         if self.abandon:
             return
         elapsed = time.perf_counter() - start

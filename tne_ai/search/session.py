@@ -416,6 +416,16 @@ def move_seed(seed: int, k: int) -> int:
     return (int(seed) * 100003 + int(k)) & 0x7FFFFFFFFFFFFFFF
 
 
+def seconds_left(seconds: Optional[float], since: float) -> Optional[float]:
+    """What is left of a time budget of ``seconds`` counted from ``time.perf_counter()`` value
+    ``since`` (None: no time budget), at least a millisecond.  The engine and the agents count
+    a move's time from when it was asked for, so the search's setup (``next_search``: finding
+    the last tree's subtree, which replays its nodes a few plies deep) is part of it."""
+    if seconds is None:
+        return None
+    return max(0.001, seconds - (time.perf_counter() - since))
+
+
 def next_search(last: Optional["Search"], position_or_state, config: SearchConfig, **kw) -> "Search":
     """The Search for the next decision of a player: ``last`` moved on to the position
     (``advance``: its trees and random streams continue) when the config asks for reuse,
