@@ -311,14 +311,20 @@ def _compile_kernels():
         solve_ending(Position.new(2, seed=0), worlds=1, work=1000)
         # the checks of a position file, in every phase a game passes through (the kernels
         # the engine's position command calls): two seeded random games that between them
-        # pass every kind of pending decision, each position read back from its
-        # tne-position/1 object, whole and as the mover's view (the other hand and the bag
-        # hidden)
+        # pass every kind of pending decision, the first position of each kind read back from
+        # its tne-position/1 object, whole and as the mover's view (the other hand and the
+        # bag hidden); a kernel compiles once for every position of its types, so one
+        # position of each kind compiles what all of them would
+        seen = set()
         for seed in (1, 4):
             pos, pick = Position.new(2, seed=seed), random.Random(seed)
             while not pos.is_over():
-                position_from_dict(pos.to_json())
-                position_from_dict(position_to_dict(pos.st, [p == pos.to_act for p in range(2)], False))
+                d = pos.to_json()
+                kind = None if d["pending"] is None else (d["pending"]["kind"], tuple(sorted(d["pending"])))
+                if kind not in seen:
+                    seen.add(kind)
+                    position_from_dict(d)
+                    position_from_dict(position_to_dict(pos.st, [p == pos.to_act for p in range(2)], False))
                 pos.push(pick.choice(pos.legal_codes()))
     progress.end(f"tne: kernels compiled in {time.monotonic() - start:.0f} s (cached: later "
                  f"runs start at once)")
