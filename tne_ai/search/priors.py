@@ -307,22 +307,26 @@ def move_kind(st, masks, a):
 
 
 @njit(cache=True, _nrt=False)
+def _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found):
+    """Reservoir step: a legal untried a replaces best with chance 1/found."""
+    if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
+        found += 1
+        if below(rng, found) == 0:
+            best = a
+    return best, found
+
+
+@njit(cache=True, _nrt=False)
 def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, masks, rng):
     """An untried legal move of that kind, uniformly at random; -1 if there is none."""
     me = st[S.TO_ACT]
-    best = np.int64(-1)
-    found = np.int64(0)   # legal untried moves of the kind so far: each replaces best with
-    #                       chance 1 / found (a reservoir of one), written out in each loop:
-    #                       as a helper taking the arrays it kept two reference counts per
-    #                       candidate (bench/README.md, "Reference counts")
+    best = np.int64(-1)   # typed, as _consider's arguments: one compile
+    found = np.int64(0)
     if kind == K_LEADER_MOVE:
         for j in range(n):
             a = moves[j]
             if S.A_LEADER <= a < S.A_WITHDRAW and st[S.leader_sq(me, (a - S.A_LEADER) // SQUARES)] >= 0:
-                if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
-                    found += 1
-                    if below(rng, found) == 0:
-                        best = a
+                best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     elif kind <= K_CAT_OTHER:
         if kind <= K_TILE_RIVAL:
             base = S.A_TILE
@@ -344,19 +348,13 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
                 while x != U0:
                     a = base + SQUARES * c + 64 * w + lowest_bit(x)
                     x &= x - U1
-                    if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
-                        found += 1
-                        if below(rng, found) == 0:
-                            best = a
+                    best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     else:
         for j in range(n):
             a = moves[j]
             if (a < S.A_WITHDRAW or S.A_CATASTROPHE <= a < S.A_SWAP) or _list_kind(a) != kind:
                 continue
-            if legal_stamp[a] == lstamp and child_stamp[a] != stamp:
-                found += 1
-                if below(rng, found) == 0:
-                    best = a
+            best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     return best
 
 
