@@ -23,21 +23,42 @@ import tempfile
 import time
 
 
+def copy_trees(trees):
+    """(work folder, package names): each tree's tne_ai copied into a new folder under a name
+    of its own (tne_t0, tne_t1, ...), importable, with an empty numba cache there."""
+    work = tempfile.mkdtemp()
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(work, "cache")
+    names = []
+    for i, tree in enumerate(trees):
+        name = f"tne_t{i}"
+        shutil.copytree(os.path.join(tree, "tne_ai"), os.path.join(work, name),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        names.append(name)
+    sys.path.insert(0, work)
+    return work, names
+
+
+def report(rates, trees, names):
+    """Print, per figure ({figure: {name: [rate per round]}}), each tree's median rate and for
+    each later tree the median of the per-round ratios to the first, their range, and the
+    ratio of the best rounds (interference only ever slows a round down)."""
+    for figure, by_tree in rates.items():
+        first = by_tree[names[0]]
+        cells = [f"{trees[i]}: {statistics.median(by_tree[n]):,.0f}" for i, n in enumerate(names)]
+        for i, name in enumerate(names[1:], start=1):
+            ratios = sorted(b / a for a, b in zip(first, by_tree[name]))
+            cells.append(f"ratio {i}/0 median {statistics.median(ratios):.3f} "
+                         f"({ratios[0]:.2f} .. {ratios[-1]:.2f}), best rounds {max(by_tree[name]) / max(first):.3f}")
+        print(f"{figure}: " + "; ".join(cells))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trees", nargs="+", help="source trees (each holding tne_ai/)")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--iterations", type=int, default=10000)
     args = ap.parse_args()
-    work = tempfile.mkdtemp()
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(work, "cache")
-    names = []
-    for i, tree in enumerate(args.trees):
-        name = f"tne_t{i}"
-        shutil.copytree(os.path.join(tree, "tne_ai"), os.path.join(work, name),
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        names.append(name)
-    sys.path.insert(0, work)
+    work, names = copy_trees(args.trees)
     runs = {}
     for name in names:
         bench = importlib.import_module(name + ".bench")
@@ -64,14 +85,7 @@ def main():
                     r = search(positions[where], iterations=args.iterations, seed=1, **configs[config])
                     rate = r.iterations / (time.process_time() - t)
                     rates.setdefault((config, where), {}).setdefault(name, []).append(rate)
-    for (config, where), by_tree in rates.items():
-        first = by_tree[names[0]]
-        cells = [f"{args.trees[i]}: {statistics.median(by_tree[n]):,.0f}" for i, n in enumerate(names)]
-        for i, name in enumerate(names[1:], start=1):
-            ratios = sorted(b / a for a, b in zip(first, by_tree[name]))
-            cells.append(f"ratio {i}/0 median {statistics.median(ratios):.3f} "
-                         f"({ratios[0]:.2f} .. {ratios[-1]:.2f}), best rounds {max(by_tree[name]) / max(first):.3f}")
-        print(f"{config} {where}: " + "; ".join(cells))
+    report({f"{config} {where}": by_tree for (config, where), by_tree in rates.items()}, args.trees, names)
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -1,55 +1,62 @@
 """Paired, interleaved move-generation and labelling rates of two or more source trees of
 tne_ai in ONE process, as bench/kernel_pair.py does for the search:
 
-    python bench/movegen_pair.py /path/to/old/tree /path/to/new/tree
+    python bench/movegen_pair.py /path/to/old/tree /path/to/new/tree [--rounds 9]
 
 Each tree's package is copied under a name of its own with an empty numba cache; then, for
-nine rounds in a shuffled order, each tree lists every legal move of the 300 positions of
+each round (nine by default) in a shuffled order, each tree lists every legal move of the 300 positions of
 `tne bench` at ply 0, 100 and 180 (ten times) and labels the kingdoms of the ply-100 ones
-(twenty times).  Prints each tree's median rate and, for the later trees, the median of the
-per-round ratios to the first.
+(twenty times).  Prints what bench/kernel_pair.py prints (``report``).
 """
+
+import argparse
 import importlib
-import os
 import random
 import shutil
-import statistics
-import sys
-import tempfile
 import time
 
 import numpy as np
 
-trees = sys.argv[1:]
-work = tempfile.mkdtemp(); os.environ["NUMBA_CACHE_DIR"] = os.path.join(work, "cache")
-names = []
-for i, t in enumerate(trees):
-    shutil.copytree(os.path.join(t, "tne_ai"), os.path.join(work, f"tne_t{i}"), ignore=shutil.ignore_patterns("__pycache__"))
-    names.append(f"tne_t{i}")
-sys.path.insert(0, work)
-runs = {}
-for n in names:
-    b = importlib.import_module(n + ".bench")
-    S = importlib.import_module(n + ".state")
-    pos = {w: b.positions_at(2, p, 300) for w, p in (("start", 0), ("mid", 100), ("late", 180))}
-    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    for p in pos.values():
-        b.generate_all(p, moves, 1); b.label_all(p, 1)
-    runs[n] = (b, pos, moves)
-rates = {}
-rng = random.Random(1)
-for _ in range(9):
-    order = list(names); rng.shuffle(order)
-    for fig in ("start", "mid", "late", "label"):
-        for n in order:
-            b, pos, moves = runs[n]
-            t = time.perf_counter()
-            if fig == "label":
-                b.label_all(pos["mid"], 20); cnt = 300 * 20
-            else:
-                b.generate_all(pos[fig], moves, 10); cnt = 3000
-            rates.setdefault(fig, {}).setdefault(n, []).append(cnt / (time.perf_counter() - t))
-for fig, d in rates.items():
-    base = d[names[0]]
-    print(fig, "; ".join(f"{trees[i]}: {statistics.median(d[n]):,.0f}" + ("" if i == 0 else f" (ratio {statistics.median(sorted(b_/a for a, b_ in zip(base, d[n]))):.3f})") for i, n in enumerate(names)))
-shutil.rmtree(work, ignore_errors=True)
+from kernel_pair import copy_trees, report
+
+PLIES = {"start": 0, "mid": 100, "late": 180}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("trees", nargs="+", help="source trees (each holding tne_ai/)")
+    ap.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args()
+    work, names = copy_trees(args.trees)
+    runs = {}
+    for name in names:
+        bench = importlib.import_module(name + ".bench")
+        state = importlib.import_module(name + ".state")
+        positions = {where: bench.positions_at(2, ply, 300) for where, ply in PLIES.items()}
+        moves = np.empty(state.MAX_MOVES, dtype=np.int64)
+        for p in positions.values():       # compile
+            bench.generate_all(p, moves, 1)
+            bench.label_all(p, 1)
+        runs[name] = (bench, positions, moves)
+    rates = {}
+    rng = random.Random(1)
+    for _ in range(args.rounds):
+        order = list(names)
+        rng.shuffle(order)
+        for figure in ("movegen start", "movegen mid", "movegen late", "labelling mid"):
+            for name in order:
+                bench, positions, moves = runs[name]
+                t = time.perf_counter()
+                if figure == "labelling mid":
+                    bench.label_all(positions["mid"], 20)
+                    count = 300 * 20
+                else:
+                    bench.generate_all(positions[figure.split()[1]], moves, 10)
+                    count = 300 * 10
+                rates.setdefault(figure, {}).setdefault(name, []).append(count / (time.perf_counter() - t))
+    report(rates, args.trees, names)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
