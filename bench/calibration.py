@@ -14,8 +14,15 @@ the reported chance against the result), each over all reviewed positions of the
     python bench/calibration.py --players 2 --games 15 --play-iterations 2000 \\
         --review-iterations 2000 --out bench/results/calibration
 
-``--records FILE`` reviews recorded games instead (the first ``--games`` of the file, one
-player count), e.g. the self-play generations of ``bench/data/selfplay``.
+``--records FILE`` reviews recorded games instead (``--games`` of the file after the first
+``--skip``, one player count), e.g. the self-play generations of ``bench/data/selfplay``.
+
+``--fit DIR`` asks whether a temperature would calibrate the reviews in DIR
+(review_Np.jsonl or .jsonl.gz): per player count, the power ``a`` that minimises the
+log-loss of ``sharpen(p, n, a)`` against the results (the mover's odds against the average
+other player, ``p / ((1 - p) / (n - 1))``, raised to ``a``; for 2 players
+``sigmoid(a * logit(p))``; a grid of 0.50 to 3.00 by 0.01), with ECE and Brier before and
+after.  Nothing is played or written.
 
 Both steps resume: the games go to OUT/selfplay_Np.jsonl (`tne tournament --resume`), the
 reviews to OUT/review_Np.jsonl, one reviewed game a line, and a game reviewed before is not
@@ -111,6 +118,58 @@ def report(players, points, games):
             "brier": brier, "bins": rows}
 
 
+def open_text(path):
+    import gzip
+    return gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else \
+        open(path, encoding="utf-8")
+
+
+def sharpen(p, players, power):
+    """p's odds against the average other of ``players`` raised to ``power``, as a chance
+    (0 and 1 stay)."""
+    if power == 1.0 or p <= 0.0 or p >= 1.0:
+        return p
+    odds = (p * (players - 1) / (1.0 - p)) ** power
+    return odds / (odds + players - 1)
+
+
+def review_points(path):
+    """Every (reported chance, result, player) of a review file."""
+    out = []
+    with open_text(path) as f:
+        for line in f:
+            if line.strip():
+                out += [tuple(x) for x in json.loads(line)["points"]]
+    return out
+
+
+def log_loss(points, players, power):
+    import math
+    total = 0.0
+    for p, y, _ in points:
+        c = min(max(sharpen(p, players, power), 1e-9), 1 - 1e-9)
+        total -= y * math.log(c) + (1 - y) * math.log(1 - c)
+    return total / len(points)
+
+
+def fit(directory):
+    found = False
+    for players in (2, 3, 4):
+        paths = [os.path.join(directory, f"review_{players}p.jsonl{ext}") for ext in ("", ".gz")]
+        path = next((p for p in paths if os.path.exists(p)), None)
+        if path is None:
+            continue
+        found = True
+        points = review_points(path)
+        power = min((i / 100 for i in range(50, 301)), key=lambda a: log_loss(points, players, a))
+        _, e0, b0 = calibration(points)
+        _, e1, b1 = calibration([(sharpen(p, players, power), y, k) for p, y, k in points])
+        print(f"{players} players: {len(points)} positions, power {power:.2f}: "
+              f"ECE {e0:.4f} -> {e1:.4f}, Brier {b0:.4f} -> {b1:.4f}")
+    if not found:
+        sys.exit(f"calibration.py: no review_Np.jsonl in {directory}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
@@ -125,7 +184,16 @@ def main(argv=None):
     ap.add_argument("--records", default=None,
                     help="review these recorded games (one player count) instead of playing; "
                          "the first --games records of the file")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="with --records: leave out the first SKIP games of the file")
+    ap.add_argument("--fit", metavar="DIR", default=None,
+                    help="fit a calibration power per player count to the reviews in DIR "
+                         "(nothing is played)")
     args = ap.parse_args(argv)
+    if args.fit is not None:
+        return fit(args.fit)
+    if not 0 <= args.skip <= 100_000:
+        ap.error("--skip 0..100000")
     if not 1 <= args.games <= 1000 or not 1 <= args.jobs <= 64:
         ap.error("--games 1..1000, --jobs 1..64")
     os.makedirs(args.out, exist_ok=True)
@@ -138,7 +206,9 @@ def main(argv=None):
                 ap.error("--records: give the one --players count of its games")
             if not os.path.exists(games_path):
                 chosen = []
-                for _, rec in read_records(args.records):
+                for i, (_, rec) in enumerate(read_records(args.records)):
+                    if i < args.skip:
+                        continue
                     if len(chosen) == args.games:
                         break
                     if rec["start"]["players"] != players:

@@ -1,5 +1,6 @@
 """bench/calibration.py's measures, on points worked out by hand."""
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,20 @@ def test_a_reported_chance_of_one_falls_in_the_top_bin():
     rows, ece, brier = calibration.calibration([(1.0, 1.0, 0), (0.0, 0.0, 1)])
     assert [(r[0], r[2]) for r in rows] == [(0.0, 1), (0.9, 1)]
     assert ece == 0.0 and brier == 0.0
+
+
+def test_fit_finds_the_power_of_hand_built_reviews(tmp_path, capsys):
+    # chances 0.75 that came true 9 times in 10 and 0.25 that came true 1 time in 10: the
+    # power p ** a / (p ** a + (1 - p) ** a) that reports 0.9 and 0.1 is a = 2 (3 ** 2 = 9)
+    won = [(0.75, 1.0, 0)] * 9 + [(0.75, 0.0, 0)] + [(0.25, 0.0, 1)] * 9 + [(0.25, 1.0, 1)]
+    lines = [{"game_id": "a", "points": won[:10]}, {"game_id": "b", "points": won[10:]}]
+    (tmp_path / "review_2p.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    calibration.fit(str(tmp_path))
+    assert "power 2.00" in capsys.readouterr().out
+
+
+def test_sharpen_by_hand():
+    # 3 players, 0.5: the other two hold 0.25 each, odds 2, squared 4, so 4 / (4 + 2)
+    assert calibration.sharpen(0.5, 3, 2.0) == pytest.approx(2 / 3)
+    assert calibration.sharpen(0.25, 4, 1.7) == pytest.approx(0.25)
+    assert calibration.sharpen(1.0, 2, 2.0) == 1.0
