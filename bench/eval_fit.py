@@ -129,9 +129,12 @@ def combine(base, per_count, counts, out):
     import hashlib
     digest = {os.path.basename(p): hashlib.sha256(open(p, "rb").read()).hexdigest()
               for p in (base, per_count)}
+    from tne_ai.provenance import provenance
     save_weights(out, w, prior, {"combined": json.dumps({"base": digest[os.path.basename(base)],
                                                          "per_count": digest[os.path.basename(per_count)],
-                                                         "counts_from_per_count": counts})})
+                                                         "counts_from_per_count": counts}),
+                                 # the code that wrote it and the SHA-256 of both inputs
+                                 "provenance": json.dumps(provenance(weights=[base, per_count]))})
     print(f"wrote {out}: counts {counts} from {per_count}, the others from {base}")
 
 
