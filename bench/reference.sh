@@ -23,7 +23,14 @@ if [ ! -x "$dest/bin/tne" ]; then
   python3 -m venv "$dest"
   "$dest/bin/python" -m pip install --quiet --upgrade pip
   "$dest/bin/python" -m pip install --quiet "git+file://$repo@$full"
-  # compile its numba kernels once (into the installed package's cache)
+  # compile its numba kernels once (into the installed package's cache): the engine's start,
+  # then one untimed game each of 2, 3 and 4 players in process, which reaches the kernels an
+  # older commit's start does not compile (2a81d3c's engine otherwise compiles them on its
+  # first timed move, forfeits, is killed before the cache is written, and forfeits again)
   echo '{"type":"quit"}' | "$dest/bin/tne" engine >/dev/null
+  for table in a,b a,b,b a,b,b,b; do
+    (cd "$dest" && "$dest/bin/tne" tournament --agent a=mcts:iterations=300 \
+      --agent b=mcts:iterations=300 --table "$table" --games 1 --seed 5 >/dev/null)
+  done
 fi
 echo "engine[set.slice_iterations=10000000,set.info_interval=60]:$dest/bin/tne engine"
