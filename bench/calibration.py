@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from tne_ai.analyse import final_shares, review  # noqa: E402
+from tne_ai.io import input_lines, read_json  # noqa: E402
 from tne_ai.ratings import wilson  # noqa: E402
 from tne_ai.tournament import read_records, run_tournament  # noqa: E402
 
@@ -53,16 +54,18 @@ def play(players, games, spec, seed, jobs, path):
     print(file=sys.stderr)
 
 
-def reviewed(path):
-    done = {}
+def review_lines(path):
+    """The review lines of a file (plain or .gz, through the project's JSON reader), in
+    order; none when there is no file yet."""
     if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if line:
-                    row = json.loads(line)
-                    done[row["game_id"]] = row
-    return done
+        for number, line, _, _ in input_lines(path, path):
+            if line.strip():
+                yield read_json(line, f"{path} line {number}")
+
+
+def reviewed(path):
+    """{game id: review line} of a review file (the games reviewed so far)."""
+    return {row["game_id"]: row for row in review_lines(path)}
 
 
 def review_all(games_path, review_path, iterations, seed, jobs):
@@ -118,12 +121,6 @@ def report(players, points, games):
             "brier": brier, "bins": rows}
 
 
-def open_text(path):
-    import gzip
-    return gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else \
-        open(path, encoding="utf-8")
-
-
 def sharpen(p, players, power):
     """p's odds against the average other of ``players`` raised to ``power``, as a chance
     (0 and 1 stay)."""
@@ -134,13 +131,9 @@ def sharpen(p, players, power):
 
 
 def review_points(path):
-    """Every (reported chance, result, player) of a review file."""
-    out = []
-    with open_text(path) as f:
-        for line in f:
-            if line.strip():
-                out += [tuple(x) for x in json.loads(line)["points"]]
-    return out
+    """Every (reported chance, result, player) of a review file, every line counted (files of
+    several runs may be concatenated to pool them)."""
+    return [tuple(x) for row in review_lines(path) for x in row["points"]]
 
 
 def log_loss(points, players, power):
@@ -183,7 +176,7 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(HERE, "results", "calibration"))
     ap.add_argument("--records", default=None,
                     help="review these recorded games (one player count) instead of playing; "
-                         "the first --games records of the file")
+                         "--games records of the file after the first --skip")
     ap.add_argument("--skip", type=int, default=0,
                     help="with --records: leave out the first SKIP games of the file")
     ap.add_argument("--fit", metavar="DIR", default=None,

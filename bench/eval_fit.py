@@ -126,12 +126,9 @@ def combine(base, per_count, counts, out):
         raise SystemExit(f"{per_count}: not a per-count weights file")
     for n in counts:
         w[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES] = other[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES]
-    import hashlib
-    digest = {os.path.basename(p): hashlib.sha256(open(p, "rb").read()).hexdigest()
-              for p in (base, per_count)}
-    from tne_ai.provenance import provenance
-    save_weights(out, w, prior, {"combined": json.dumps({"base": digest[os.path.basename(base)],
-                                                         "per_count": digest[os.path.basename(per_count)],
+    from tne_ai.provenance import file_sha256, provenance
+    save_weights(out, w, prior, {"combined": json.dumps({"base": file_sha256(base),
+                                                         "per_count": file_sha256(per_count),
                                                          "counts_from_per_count": counts}),
                                  # the code that wrote it and the SHA-256 of both inputs
                                  "provenance": json.dumps(provenance(weights=[base, per_count]))})
