@@ -172,6 +172,26 @@ def test_an_engine_that_never_says_hello_or_talks_nonsense_forfeits(tmp_path):
         make_agent(f"engine:{tmp_path / 'no-such-program'}").choose(Position.new(2, seed=1))
 
 
+def test_an_engine_line_over_the_json_bound_forfeits_and_its_stderr_is_clipped(tmp_path):
+    """A protocol line is one JSON text, at most MAX_JSON_BYTES (README, "Limits"): a longer
+    stdout line forfeits at once, without the agent reading the rest of it; a long stderr line
+    is quoted clipped to MAX_ECHO characters."""
+    from tne_ai import limits as L
+    from tne_ai.agents import AgentForfeit
+    from tne_ai.position import Position
+    flood = bad_engine(tmp_path, "flood", f'sys.stdout.write("x" * {L.MAX_JSON_BYTES + 10}); '
+                                          'sys.stdout.flush(); time.sleep(600)')
+    with pytest.raises(AgentForfeit, match=f"sent a line over {L.MAX_JSON_BYTES} characters"):
+        make_agent(f"engine[time=30]:{flood}").choose(Position.new(2, seed=1))
+    loud = bad_engine(tmp_path, "loud", 'sys.stderr.write("e" * 100000 + "\\n"); '
+                                        'sys.stderr.flush(); sys.exit(4)')
+    with pytest.raises(AgentForfeit) as caught:
+        make_agent(f"engine:{loud}").choose(Position.new(2, seed=1))
+    text = str(caught.value)
+    assert "exited (code 4)" in text and "(100000 characters)" in text
+    assert len(text) < 1000
+
+
 def test_the_tournament_table_counts_forfeits(tmp_path):
     crash = bad_engine(tmp_path, "crash", "sys.exit(3)")
     result = subprocess.run([PY, str(ROOT / "cli.py"), "tournament", "--agent", "g=greedy",

@@ -43,6 +43,8 @@ DEFAULT_TIME = 1.0
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STARTUP = 120.0
 MIN_MARGIN = 0.5
+TOO_LONG = object()  # what the stdout reader queues for a line over L.MAX_JSON_BYTES
+QUEUED_LINES = 256   # stdout lines read ahead of the agent; beyond, the engine's writes wait
 SPEC_KEYS = {"time": float, "iterations": int, "threads": int, "seed": int, "timeout": float,
              "startup": float}
 # their bounds (tne_ai/limits.py; README, "Limits"); the seconds are above the low bound
@@ -123,7 +125,7 @@ class ExternalAgent(Agent):
         self.startup = startup
         self.name = "engine:" + command
         self.proc = None
-        self.lines = queue.Queue()
+        self.lines = queue.Queue(maxsize=QUEUED_LINES)
         self.stderr_tail = collections.deque(maxlen=5)
         self.stderr_pump = None
         self.engine_info = None
@@ -158,16 +160,39 @@ class ExternalAgent(Agent):
         self._wait("readyok", time.monotonic() + self.startup, "readyok")
 
     def _pump(self, stream, is_stdout):
+        """Read the engine's stdout (into ``lines``) or stderr (its last lines, each clipped)
+        a line at a time, each line at most MAX_JSON_BYTES characters: a longer stdout line
+        ends the reading (``TOO_LONG``: the engine forfeits), a longer stderr line is kept
+        clipped and the rest of it skipped."""
+        limit = L.MAX_JSON_BYTES
         try:
-            for line in stream:
+            while True:
+                line = stream.readline(limit + 1)
+                if not line:
+                    break
+                too_long = len(line) > limit and not line.endswith("\n")
                 if is_stdout:
-                    self.lines.put(line)
-                else:
-                    self.stderr_tail.append(line.rstrip())
+                    if not self._queue(TOO_LONG if too_long else line) or too_long:
+                        return
+                    continue
+                self.stderr_tail.append(L.clip(line.rstrip()))
+                while too_long and line and not line.endswith("\n"):
+                    line = stream.readline(limit + 1)
         except (OSError, ValueError):
             pass
         if is_stdout:
-            self.lines.put(None)  # end of output
+            self._queue(None)  # end of output
+
+    def _queue(self, item):
+        """Put item on ``lines``, waiting while it is full (at most QUEUED_LINES lines ahead)
+        until the agent reads or closes the engine; False once closed."""
+        while True:
+            try:
+                self.lines.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                if self.proc is None:
+                    return False
 
     def _send(self, message):
         try:
@@ -202,6 +227,8 @@ class ExternalAgent(Agent):
                 continue
             if line is None:
                 self._forfeit(self._exit_text())
+            if line is TOO_LONG:
+                self._forfeit(f"sent a line over {L.MAX_JSON_BYTES} characters")
             if not line.strip():
                 continue
             try:
