@@ -58,10 +58,13 @@ class _Int(click.ParamType):
         return f"{self.lo}..{self.hi}"
 
 
-class _Share(click.ParamType):
-    """A finite number 0 < x < 1 (a share), in ASCII decimal."""
+class _Float(click.ParamType):
+    """A finite number in ASCII decimal, lo <= x <= hi (strict where ``lo_open``/``hi_open``)."""
 
-    name = "share"
+    name = "number"
+
+    def __init__(self, lo, hi, lo_open=False, hi_open=False):
+        self.lo, self.hi, self.lo_open, self.hi_open = lo, hi, lo_open, hi_open
 
     def convert(self, value, param, ctx):
         from tne_ai.errors import InputError
@@ -70,9 +73,18 @@ class _Share(click.ParamType):
             number = parse_float(value, "value")
         except InputError:
             self.fail(f"{L.clip(str(value).strip(), 40)!r} is not a number", param, ctx)
-        if not 0 < number < 1:
-            self.fail(f"{L.clip(str(value), 40)} is not in the range 0 < x < 1", param, ctx)
+        low_ok = number > self.lo if self.lo_open else number >= self.lo
+        high_ok = number < self.hi if self.hi_open else number <= self.hi
+        if not (low_ok and high_ok):
+            self.fail(f"{L.clip(str(value), 40)} is not in the range {self.lo:g} "
+                      f"{'<' if self.lo_open else '<='} x {'<' if self.hi_open else '<='} "
+                      f"{self.hi:g}", param, ctx)
         return number
+
+
+def _Share():
+    """A share: a number 0 < x < 1."""
+    return _Float(0, 1, lo_open=True, hi_open=True)
 
 
 SEED = _Int(0, L.MAX_SEED)
@@ -755,6 +767,9 @@ def _tournament_text(result):
               help="Append one tne-game/1 record per game (a JSON line) as each game ends.")
 @click.option("--resume", is_flag=True,
               help="Continue --out: play only the games not yet in it.")
+@click.option("--visits", is_flag=True,
+              help="Keep each searched move's root visit distribution in its record "
+                   "(meta.visits, as tne train's self-play does).")
 @click.option("--sprt", default=None, metavar="ELO0,ELO1",
               help="Two agents only: stop as soon as the GSPRT (alpha=beta=0.05) accepts "
                    "elo <= ELO0 or elo >= ELO1 (the second agent against the first), checked "
@@ -764,7 +779,7 @@ def _tournament_text(result):
                    "stands and marked truncated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 def tournament(agent_items, table_items, players, games, seed, jobs, backend, ray_address, out,
-               resume, sprt, max_moves, as_json):
+               resume, visits, sprt, max_moves, as_json):
     """Play a tournament between agents and print the standings with ratings.
 
     Example: tne tournament --agent m=mcts:iterations=500 --agent g=greedy --games 20
@@ -811,7 +826,8 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
                                     seed=seed, jobs=jobs, backend=backend,
                                     ray_address=ray_address, out=out, resume=resume,
                                     sprt=sprt_elos, max_moves=max_moves, progress=progress,
-                                    warn=lambda text: click.echo(f"tne: note: {text}", err=True))
+                                    warn=lambda text: click.echo(f"tne: note: {text}", err=True),
+                                    visits=visits)
     except KeyboardInterrupt:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -971,19 +987,30 @@ def analyse(record_file, game, seconds, iterations, search_spec, jobs, seed, out
               show_default=True, help="Share of the games held out to score the fit.")
 @click.option("--every", type=_Int(1, L.MAX_EVERY), default=1, show_default=True,
               help="Keep every k-th position of a game.")
+@click.option("--gate", "gate_deals", type=_Int(0, L.MAX_DEALS), default=0, show_default=True,
+              help="Keep the new weights only if they beat the agent that played the "
+                   "self-play games: a match of at most this many deals (each in every "
+                   "seat rotation) stopped by SPRT(0, --gate-elo); 0: no gate.")
+@click.option("--gate-elo", type=_Float(0.0, L.MAX_SPRT_ELO, lo_open=True), default=50.0,
+              show_default=True, help="The gate's SPRT tests elo <= 0 against elo >= this.")
+@click.option("--gate-records", type=OUT_FILE, default=None, metavar="FILE.jsonl",
+              help="Write the gate match's game records here.")
 @click.option("-o", "--out", "weights_out", type=OUT_FILE, required=True,
               metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
 def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
-          ray_address, holdout, every, weights_out):
+          ray_address, holdout, every, gate_deals, gate_elo, gate_records, weights_out):
     """Learn the evaluation and the move prior from self-play games.
 
     Example: tne train --games 50 --jobs 2 --records selfplay.jsonl -o weights.npz
+
+    With --gate N the weights are written only if they pass the gate (exit status 1
+    when they do not: nothing is written).
     """
     import os
     from tne_ai.agents import make_agent
     from tne_ai.search.evaluate import save_weights
     from tne_ai.tournament import read_records
-    from tne_ai.train import TrainError, report_lines, selfplay, train as fit
+    from tne_ai.train import TrainError, gate, report_lines, selfplay, train as fit
 
     if os.path.isdir(weights_out):
         raise CliError(f"{weights_out}: is a directory, not a weights file")
@@ -991,6 +1018,9 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     progress = _progress()
     with _reported():
         make_agent(agent_spec)
+        if gate_deals and not agent_spec.strip().lower().startswith("mcts"):
+            raise TrainError(f"--gate plays the new weights in the agent's search: "
+                             f"'{L.clip(agent_spec, 60)}' is not an mcts: spec")
         for path in data_files:
             with _reported("--data"):
                 records.extend(r for _, r in read_records(path))
@@ -1012,10 +1042,35 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         from tne_ai.provenance import provenance, spec_weights
         info = {"agent": agent_spec, "games": len(records), "seed": seed,
                 "provenance": json.dumps(provenance(weights=spec_weights([agent_spec])))}
+        # with a gate the weights go to a file beside the output first, and replace it
+        # only when the gate accepts them
+        target = weights_out
+        if gate_deals:
+            import tempfile
+            fd, target = tempfile.mkstemp(suffix=".npz", prefix=".gate-",
+                                          dir=os.path.dirname(os.path.abspath(weights_out)))
+            os.close(fd)
         try:
-            save_weights(weights_out, w, prior, info)
+            save_weights(target, w, prior, info)
         except OSError as e:
+            if target != weights_out:
+                os.remove(target)
             raise CliError(f"{weights_out}: cannot write: {e.strerror or _one_line(e)}") from None
+        if gate_deals:
+            try:
+                accepted, match = gate(
+                    agent_spec, target, gate_deals, players=players, elo1=gate_elo,
+                    seed=seed + 1, jobs=jobs, backend=backend, ray_address=ray_address,
+                    out=gate_records, progress=lambda done, total: done and progress.say(
+                        "gate", f"tne train: gate: {done} games"))
+                progress.end()
+            except BaseException:
+                os.remove(target)
+                raise
+            if accepted:
+                os.replace(target, weights_out)
+            else:
+                os.remove(target)
     sources = []
     if games:
         sources.append(f"{len(records) - from_data} of self-play ({games} deals, each played in "
@@ -1025,6 +1080,13 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     click.echo(f"learnt from {len(records)} game records: {' and '.join(sources)}")
     for line in report_lines(report, w, prior):
         click.echo(line)
+    if gate_deals:
+        click.echo("gate: the new weights (new) against the agent of the self-play games "
+                   "(previous)")
+        click.echo(_tournament_text(match))
+        if not accepted:
+            click.echo(f"the gate did not accept the new weights: {weights_out} not written")
+            sys.exit(1)
     click.echo(f"wrote {weights_out}")
 
 

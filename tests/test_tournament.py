@@ -381,3 +381,33 @@ def test_scheduled_game_ids_are_unique_across_tables():
     plan = schedule(make_tables(dict(TRIO, x="greedy"), players=2), 2, seed=0)
     assert isinstance(plan[0], ScheduledGame)
     assert len({g.game_id for g in plan}) == len(plan) == 6 * 2 * 2
+
+
+def test_visits_flag_keeps_each_searched_moves_root_visits(tmp_path):
+    """--visits: the mcts seat's moves carry [move, visits] pairs summing to its budget of 30
+    iterations when searched (reuse off: no inherited visits), None when forced; the greedy
+    seat searches nothing (None everywhere).  Without the flag the field is absent."""
+    out = tmp_path / "v.jsonl"
+    args = ["tournament", "--agent", "m=mcts:iterations=30,reuse=0,endings=0", "--agent", "g=greedy",
+            "--games", "1", "--seed", "3"]
+    r = CliRunner().invoke(main, args + ["--visits", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    from tne_ai.position import Position
+    searched = 0
+    for record in records:
+        names = [a["name"] for a in record["meta"]["agents"]]
+        pos = Position.from_json(record["start"])
+        assert len(record["meta"]["visits"]) == len(record["moves"])
+        for entry, move in zip(record["meta"]["visits"], record["moves"]):
+            forced = len(pos.legal_moves()) == 1
+            if names[pos.to_act] == "g" or forced:
+                assert entry is None
+            else:
+                assert sum(v for _, v in entry) == 30
+                searched += 1
+            pos.push(move)
+    assert searched > 0
+    plain = tmp_path / "p.jsonl"
+    assert CliRunner().invoke(main, args + ["--out", str(plain)]).exit_code == 0
+    assert all("visits" not in json.loads(line)["meta"] for line in plain.read_text().splitlines())

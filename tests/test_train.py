@@ -127,3 +127,121 @@ def test_dataset_rows_of_absent_players_are_zero_whatever_came_before():
     assert np.abs(data["x"][~two][:, 3]).sum() > 0          # the 4-player rows are filled
     assert np.all(data["x"][two][:, 2:] == 0.0)
     assert np.all(data["y"][two][:, 2:] == 0.0)
+
+
+# --- the prior's targets: root visit shares (expert iteration) ------------------------------
+
+def _one_turn_record(visits):
+    """Seat 0's first turn in the 2-player deal of seed 1 (its hand holds red, green and
+    black tiles): a red tile on D6 (land with nothing next to it, SPEC's map), then a pass."""
+    from tne_ai.position import Position
+    return {"start": Position.new(2, seed=1).to_json(), "moves": ["tile red D6", "pass"],
+            "meta": {"visits": visits}}
+
+
+def test_visit_targets_are_each_kinds_share_of_the_root_visits():
+    """Three visits each to a red and a green tile on D6 (a tile next to no kingdom) and two
+    to a catastrophe there (on an empty square with nothing next to it): the targets are 6/8
+    and 2/8 of those kinds.  The pass was not searched (None): its target is its kind."""
+    from tne_ai.search import priors as P
+    from tne_ai.train import dataset
+    data = dataset([_one_turn_record([[["tile red D6", 3], ["catastrophe D6", 2],
+                                       ["tile green D6", 3]], None])])
+    first = np.zeros(N_KINDS)
+    first[P.K_TILE_ALONE], first[P.K_CAT_NOTHING] = 0.75, 0.25
+    assert data["target"][0].tolist() == first.tolist()
+    assert data["target"][1].tolist() == np.eye(N_KINDS)[P.K_PASS].tolist()
+    assert data["from_visits"].tolist() == [True, False]
+    assert data["chosen"].tolist() == [P.K_TILE_ALONE, P.K_PASS]
+
+
+@pytest.mark.parametrize("visits,fragment", [
+    ([None], "one entry per move (2)"),
+    ([[["tile blue D6", 3]], None], "'tile blue D6', not a legal move there"),  # no blue in hand
+    ([[["tile red D6", 0]], None], "is not a [move, visits >= 1] pair"),
+    ([[["nonsense", 1]], None], "meta.visits"),
+    (["tile red D6", None], "not a list of [move, visits] pairs"),
+])
+def test_bad_visit_entries_are_refused_naming_the_game(visits, fragment):
+    from tne_ai.train import TrainError, dataset
+    with pytest.raises(TrainError) as e:
+        dataset([_one_turn_record(visits)])
+    assert fragment in str(e.value) and "game record 1" in str(e.value)
+
+
+def test_prior_fitted_to_visit_shares_gets_their_odds_back():
+    """Two kinds with one legal move each, visited 4 to 1 at every decision: the fitted
+    weights differ by log 4 (P = e^w / sum e^w'), whatever kind was played."""
+    from tne_ai.train import fit_prior
+    n = 50
+    kinds = np.zeros((n, N_KINDS))
+    kinds[:, 0] = kinds[:, 5] = 1
+    target = np.zeros((n, N_KINDS))
+    target[:, 0], target[:, 5] = 0.8, 0.2
+    # a vanishing penalty only fixes the weights' common shift and the absent kinds (at 0)
+    w = fit_prior({"kinds": kinds, "target": target, "chosen": np.full(n, 5)}, l2=1e-9)
+    assert w[0] - w[5] == pytest.approx(np.log(4.0), abs=1e-4)
+
+
+def test_selfplay_records_the_root_visits_of_every_searched_move(tmp_path):
+    """Every move of an mcts self-play game has an entry: the root moves' visits, most
+    visited first, summing to the search's 30 iterations (no tree reuse, no exact endings:
+    their counts are worlds, and such roots get None too), or None for a forced move."""
+    from tne_ai.position import Position
+    from tne_ai.train import selfplay
+    record = selfplay("mcts:iterations=30,reuse=0,endings=0", 1, seed=2)[0]
+    visits = record["meta"]["visits"]
+    assert len(visits) == len(record["moves"])
+    pos = Position.from_json(record["start"])
+    forced = 0
+    for entry, move in zip(visits, record["moves"]):
+        legal = [str(m) for m in pos.legal_moves()]
+        if len(legal) == 1:
+            assert entry is None
+            forced += 1
+        else:
+            counts = [v for _, v in entry]
+            assert sum(counts) == 30 and counts == sorted(counts, reverse=True)
+            assert {m for m, _ in entry} <= set(legal) and move in {m for m, _ in entry}
+        pos.push(move)
+    assert 0 < forced < len(visits)
+
+
+# --- the gate ---------------------------------------------------------------------------
+
+def test_gate_accepts_weights_that_beat_the_generation_before(tmp_path):
+    """A blind evaluation (every weight 0: each position even) against the shipped
+    weights: the shipped ones pass the gate against it, with the SPRT's H1."""
+    from tne_ai.search.evaluate import WEIGHTS_FILE, save_weights
+    from tne_ai.train import gate
+    blind = tmp_path / "blind.npz"
+    save_weights(blind, np.zeros(3 * N_FEATURES), np.zeros(N_KINDS))
+    accepted, match = gate(f"mcts:iterations=40,weights={blind}", WEIGHTS_FILE, 20, elo1=100,
+                           seed=3)
+    assert accepted and match.sprt.decision == "H1"
+    assert {a["name"] for r in match.records for a in r["meta"]["agents"]} == {"new", "previous"}
+
+
+def test_train_gate_that_cannot_decide_writes_nothing_and_exits_1(tmp_path):
+    """One deal can never carry an SPRT(0, 1) to a decision (each deal moves the
+    log-likelihood ratio by far less than its bound 2.94): the gate rejects, the weights
+    file is not written, no temporary file is left and the exit status is 1."""
+    r = tne("train", "--games", "1", "--agent", "mcts:iterations=40", "--gate", "1",
+            "--gate-elo", "1", "-o", "w.npz", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "undecided" in r.stdout
+    assert r.stdout.strip().endswith("the gate did not accept the new weights: w.npz not written")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--gate", "1", "--agent", "greedy"], "is not an mcts: spec"),
+    (["--gate", "1", "--gate-elo", "0"], "--gate-elo"),
+    (["--gate", "-1"], "--gate"),
+])
+def test_bad_gate_options_are_one_line_and_write_nothing(tmp_path, args, fragment):
+    r = tne("train", "--games", "1", *args, "-o", "w.npz", cwd=tmp_path)
+    assert r.returncode == 2, r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0]
+    assert not (tmp_path / "w.npz").exists()

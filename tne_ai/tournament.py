@@ -169,13 +169,27 @@ def schedule(tables, games, seed):
     return out
 
 
-def game_task(game, agents, seed, max_moves):
+def game_task(game, agents, seed, max_moves, visits=False):
     """The plain dict a worker needs to play ``game`` (picklable, no tne_ai objects)."""
     return {"game_id": game.game_id, "table": game.table, "deal": game.deal,
             "rotation": game.rotation, "names": list(game.seats),
             "specs": [agents[a] for a in game.seats], "seed": seed,
             "deal_seed": game.deal_seed, "agent_seeds": list(game.agent_seeds),
-            "max_moves": max_moves}
+            "max_moves": max_moves, "visits": bool(visits)}
+
+
+def root_visits(agent):
+    """The root visit distribution of an agent's last move, for ``meta.visits``: a list of
+    [move text, visits] pairs, most visited first (moves without visits left out), or None
+    when the agent did not search a tree for it (not a searching agent, a forced move, or
+    a root the exact endings scored: their counts are worlds, not visits)."""
+    from .notation import move_text
+    info = getattr(agent, "info", None)
+    if info is None or not hasattr(info, "alternatives") or info.forced or info.exact:
+        return None
+    pairs = sorted(((int(v), int(a)) for a, v, _ in info.alternatives if v > 0),
+                   key=lambda x: (-x[0], x[1]))
+    return [[move_text(a), v] for v, a in pairs] or None
 
 
 # --- playing one game ---------------------------------------------------------------------
@@ -193,6 +207,7 @@ def play_game(task):
     start = pos.to_json()
     seats = [make_agent(spec, seed=s) for spec, s in zip(task["specs"], task["agent_seeds"])]
     moves = []
+    searched = []                  # meta.visits: one entry per move when the task asks
     spent = [[] for _ in range(n)]
     forfeit = None
     try:
@@ -202,6 +217,8 @@ def play_game(task):
             try:
                 code = seats[who].choose(pos)
                 spent[who].append(time.perf_counter() - t0)
+                if task.get("visits"):
+                    searched.append(root_visits(seats[who]))
                 moves.append(move_text(code))
                 pos.push(code)
             except AgentForfeit as e:  # an external engine failed: it loses this game
@@ -229,6 +246,8 @@ def play_game(task):
     }
     if forfeit is not None:
         meta["forfeit"] = forfeit
+    if task.get("visits"):
+        meta["visits"] = searched
     meta["provenance"] = provenance(weights=spec_weights(task["specs"]))
     return game_record(start, moves, game_result(pos.scores), meta)
 
@@ -713,7 +732,7 @@ def _parse_sprt(sprt, agents):
 
 def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
                    backend="local", ray_address=None, out=None, resume=False, sprt=None,
-                   max_moves=DEFAULT_MAX_MOVES, progress=None, warn=None):
+                   max_moves=DEFAULT_MAX_MOVES, progress=None, warn=None, visits=False):
     """Run a tournament and return a TournamentResult.
 
     ``agents``: ``{name: spec}`` in order (the first is the rating reference); ``tables``:
@@ -723,7 +742,9 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
     ``out``: the JSON-lines records file (refused if it exists, unless ``resume``);
     ``sprt``: (elo0, elo1) to stop a two-agent match early; ``progress(done, total)`` is
     called at the start and after each game; ``warn(text)`` is told of a cut last line
-    dropped from ``out`` on resume.  Raises TournamentError for bad arguments
+    dropped from ``out`` on resume; ``visits``: each record's ``meta.visits`` holds the root
+    visit distribution of every move (``root_visits``; what ``tne train`` fits the prior
+    to).  Raises TournamentError for bad arguments
     before anything is written.  KeyboardInterrupt stops the workers and propagates; the
     file then holds every finished game."""
     from .ratings import Sprt, unit_score
@@ -799,7 +820,7 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
             queue_ = list(reversed(todo))
             while inflight or (queue_ and not stopped()):
                 while queue_ and inflight < runner.window and not stopped():
-                    runner.submit(game_task(queue_.pop(), agents, seed, max_moves))
+                    runner.submit(game_task(queue_.pop(), agents, seed, max_moves, visits))
                     inflight += 1
                 failed = None
                 for task, record, error in runner.wait():

@@ -2,21 +2,28 @@
 
 1. **Play.** ``selfplay`` runs a tournament (``tne_ai.tournament``: local processes or Ray,
    resumable records) in which every seat is the same agent spec, so the games are the
-   search playing itself.
+   search playing itself.  Each record keeps the root visit distribution of every searched
+   move (``meta.visits``: [move, visits] pairs, most visited first; None for a move not
+   searched), as AlphaZero's self-play keeps the visit counts it learns its policy from.
 2. **Positions.** ``dataset`` replays each record and keeps every ``every``-th position
    where a player must choose an action (the positions the search scores at its leaves),
    with the features of every player (``search.features``) and the final result (win 1,
    a shared first place split, loss 0; a truncated game counts as its ranking then).  The
-   same pass records, for each action chosen, the kind of the move played and how many
-   legal moves of each kind there were (``search.priors``).
+   same pass records, for each action chosen, how many legal moves of each kind there were
+   (``search.priors``) and the prior's target: each kind's share of the root visits where
+   the record has them, else the kind of the move played.
 3. **Fit.** ``fit_logit`` fits a conditional logit by Newton's method with an L2 penalty:
    for the evaluation, P(p wins) = softmax over players of w . features_p; for the prior,
-   P(move) = softmax over the legal moves of the weight of the move's kind.  The evaluation
+   P(move) = softmax over the legal moves of the weight of the move's kind, fitted by
+   cross-entropy to the targets (the visit shares: expert iteration).  The evaluation
    is then fitted per player count (``fit_per_count``): each count's vector is the pooled
    one plus a deviation fitted on that count's positions under the same penalty.
 4. **Report.** Held-out games (a seeded share, split by game so no game is in both) are
    scored by log-loss and accuracy (the favourite won) for the new weights, the weights in
    use before and the hand-set evaluation of the frozen baseline.
+5. **Gate** (``tne train --gate``). The new weights are kept only when an SPRT match
+   against the agent that played the self-play games (the generation before) accepts
+   them (``gate``), as AlphaZero's first pipeline gated each new network.
 
 Everything takes a seed: the same command gives the same weights file.
 """
@@ -46,12 +53,13 @@ class TrainError(TneError):
 def selfplay(spec, games, players=2, seed=0, jobs=1, backend="local", ray_address=None,
              out=None, resume=False, progress=None):
     """Play ``games`` deals of ``spec`` against itself (each deal in every seat rotation);
-    return the records."""
+    return the records, each with the root visit distribution of every searched move
+    (``meta.visits``, the prior's targets)."""
     from .tournament import run_tournament
     agents = {f"self{i}": spec for i in range(players)}
     result = run_tournament(agents, tables=[tuple(agents)], games=games, seed=seed, jobs=jobs,
                             backend=backend, ray_address=ray_address, out=out, resume=resume,
-                            progress=progress)
+                            progress=progress, visits=True)
     return result.records
 
 
@@ -67,18 +75,45 @@ def kind_counts(st, chosen, moves, kmask, masks, counts):
     return move_kind(st, masks, chosen)
 
 
+def visit_target(st, entry, legal, masks, where):
+    """The prior's target at one decision from its ``meta.visits`` entry (a list of
+    [move text, visits] pairs): each kind's share of the root visits.  ``masks`` must be
+    ``prepare``d for st (``kind_counts`` does it); ``legal``: st's legal action codes.
+    TrainError names the game and ply of an entry that is not such a list, or that
+    names a move not legal there."""
+    from .notation import parse_move
+    target = np.zeros(N_KINDS)
+    if not isinstance(entry, list) or not entry:
+        raise TrainError(f"{where}: meta.visits entry is not a list of [move, visits] pairs")
+    for pair in entry:
+        if (not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str)
+                or isinstance(pair[1], bool) or not isinstance(pair[1], int) or pair[1] < 1):
+            raise TrainError(f"{where}: meta.visits entry {str(pair)[:60]} is not a "
+                             f"[move, visits >= 1] pair")
+        try:
+            code = parse_move(pair[0])
+        except TneError as e:
+            raise TrainError(f"{where}: meta.visits: {e}") from None
+        if code not in legal:
+            raise TrainError(f"{where}: meta.visits names '{pair[0][:40]}', not a legal move there")
+        target[move_kind(st, masks, code)] += pair[1]
+    return target / target.sum()
+
+
 def dataset(records, every=1, progress=None):
     """Features, results and move kinds of the records' action positions.
 
     Returns a dict: ``x`` (positions, 4, N_FEATURES), ``y`` (positions, 4) the final
     result, ``players`` (positions,), ``game`` (positions,) the record's index, and for the
-    prior ``kinds`` (decisions, N_KINDS) legal-move counts per kind with ``chosen``
-    (decisions,) the kind played and ``kind_game``.  ``progress(stage, text)`` hears of each
-    game read."""
+    prior ``kinds`` (decisions, N_KINDS) legal-move counts per kind, ``chosen``
+    (decisions,) the kind played, ``target`` (decisions, N_KINDS) what the prior is fitted
+    to (each kind's share of the root visits where the record's ``meta.visits`` has them,
+    else the kind played), ``from_visits`` (decisions,) which targets are visit shares,
+    and ``kind_game``.  ``progress(stage, text)`` hears of each game read."""
     from .position import Position
     from .notation import parse_move
     xs, ys, ns, gs = [], [], [], []
-    kinds, chosen, kind_game = [], [], []
+    kinds, chosen, targets, from_visits, kind_game = [], [], [], [], []
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
     kmask = np.empty((16, 3), dtype=np.uint64)
     masks = np.empty((N_MASKS, 3), dtype=np.uint64)
@@ -90,6 +125,7 @@ def dataset(records, every=1, progress=None):
             progress("read", f"tne train: reading positions: game {g + 1} of {len(records)}")
         if len(record["moves"]) > MAX_PLIES:
             continue
+        searched = _visits_of(record, g)
         pos = Position.from_json(record["start"])
         first_row = len(xs)
         for ply, m in enumerate(record["moves"]):
@@ -100,6 +136,14 @@ def dataset(records, every=1, progress=None):
                 kinds.append(counts.copy())
                 chosen.append(k)
                 kind_game.append(g)
+                entry = searched[ply] if searched is not None else None
+                if entry is not None:
+                    legal = set(moves[:legal_moves(st, moves)].tolist())
+                    targets.append(visit_target(st, entry, legal, masks,
+                                                f"game record {g + 1}, ply {ply}"))
+                else:
+                    targets.append(np.eye(N_KINDS)[k])
+                from_visits.append(entry is not None)
                 if ply % every == 0:
                     feats[:] = 0.0           # rows of absent players stay 0 (features
                     n = features(st, kmask, feats)   # writes only the seated ones)
@@ -114,7 +158,21 @@ def dataset(records, every=1, progress=None):
         raise TrainError("the games hold no position to learn from")
     return {"x": np.array(xs), "y": np.array(ys), "players": np.array(ns), "game": np.array(gs),
             "kinds": np.array(kinds), "chosen": np.array(chosen, dtype=np.int64),
+            "target": np.array(targets), "from_visits": np.array(from_visits, dtype=bool),
             "kind_game": np.array(kind_game)}
+
+
+def _visits_of(record, g):
+    """A record's ``meta.visits`` (one entry per move: None or [move, visits] pairs), or
+    None when it has none; TrainError when it is not one entry per move."""
+    meta = record.get("meta")
+    searched = meta.get("visits") if isinstance(meta, dict) else None
+    if searched is None:
+        return None
+    if not isinstance(searched, list) or len(searched) != len(record["moves"]):
+        raise TrainError(f"game record {g + 1}: meta.visits must be a list with one entry per "
+                         f"move ({len(record['moves'])})")
+    return searched
 
 
 # --- fitting ------------------------------------------------------------------------------
@@ -225,14 +283,12 @@ def model_chances(data, w):
 
 def kind_rows(data):
     """The prior's fitting rows: one choice per kind present (one-hot features), the target
-    the chosen kind; legal-move counts enter as log-multiplicities (a kind with m moves has
+    ``data["target"]`` (the kinds' shares of the root visits, or the kind played); legal-move counts enter as log-multiplicities (a kind with m moves has
     m times the chance of one of them)."""
     counts = data["kinds"]
     mask = counts > 0
     x = np.broadcast_to(np.eye(N_KINDS), (len(counts), N_KINDS, N_KINDS)).copy()
-    y = np.zeros(counts.shape)
-    y[np.arange(len(counts)), data["chosen"]] = 1.0
-    return x, y, mask, np.log(np.maximum(counts, 1.0))
+    return x, data["target"], mask, np.log(np.maximum(counts, 1.0))
 
 
 def fit_prior(data, l2=1e-2, report=None):
@@ -249,7 +305,7 @@ def split(data, holdout, seed):
     rng = np.random.default_rng(seed)
     test_games = set(rng.choice(games, size=max(1, int(round(holdout * len(games)))), replace=False).tolist())
     parts = ({}, {})
-    for key_set, gkey in ((("x", "y", "players", "game"), "game"), (("kinds", "chosen", "kind_game"), "kind_game")):
+    for key_set, gkey in ((("x", "y", "players", "game"), "game"), (("kinds", "chosen", "target", "from_visits", "kind_game"), "kind_game")):
         held = np.array([g in test_games for g in data[gkey]], dtype=bool)
         for key in key_set:
             parts[0][key] = data[key][~held]
@@ -289,7 +345,8 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
     mask = player_mask(test_set["players"])
     report = {"games": int(len(records)), "positions": int(len(data["y"])),
               "train_positions": int(len(train_set["y"])), "test_positions": int(len(test_set["y"])),
-              "decisions": int(len(data["chosen"]))}
+              "decisions": int(len(data["chosen"])),
+              "decisions_from_visits": int(data["from_visits"].sum())}
     report["fitted"] = log_loss(model_chances(test_set, w), test_set["y"], mask)
     report["basic"] = log_loss(basic_chances(test_set), test_set["y"], mask)
     if previous and os.path.exists(previous):
@@ -338,10 +395,51 @@ def report_lines(report, w, prior):
         lines.append(f"  {n} players ({entry['positions']} positions), log-loss: " + ", ".join(parts))
     if "prior_fitted" in report:
         lines.append(f"move-kind prior, held-out log-loss per action: fitted "
-                     f"{report['prior_fitted']:.4f}, uniform {report['prior_uniform']:.4f}")
+                     f"{report['prior_fitted']:.4f}, uniform {report['prior_uniform']:.4f} "
+                     f"(targets: root visit shares at {report['decisions_from_visits']} of "
+                     f"{report['decisions']} decisions, the kind played at the rest)")
     for k in range(len(w) // N_FEATURES):
         label = "evaluation weights" + (f", {k + 2} players" if len(w) > N_FEATURES else "")
         lines.append(f"{label}: " + ", ".join(
             f"{n} {v:+.3f}" for n, v in zip(FEATURE_NAMES, w[k * N_FEATURES:(k + 1) * N_FEATURES])))
     lines.append("prior weights: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(KIND_NAMES, prior)))
     return lines
+
+
+# --- gating -------------------------------------------------------------------------------
+
+DEFAULT_GATE_ELO = 50.0
+
+
+def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed=0, jobs=1,
+         backend="local", ray_address=None, out=None, progress=None):
+    """Whether the weights in ``weights_file`` pass the gate: a match of ``agent_spec``
+    with those weights ("new") against ``agent_spec`` as given ("previous", the generation
+    before: the agent that played the self-play games), ``players`` seats with one "new",
+    at most ``deals`` deals in every seat rotation, stopped by an SPRT(0, elo1) (alpha =
+    beta = 0.05).  Returns (accepted, TournamentResult): accepted only when the SPRT
+    accepts H1 (elo >= elo1); H0 or no decision within the deals rejects the weights."""
+    from . import limits as L
+    from .errors import InputError
+    from .io import parse_float, parse_int
+    from .search.config import SearchConfig, SearchConfigError
+    from .tournament import run_tournament
+    try:
+        deals = parse_int(deals, "gate deals", 1, L.MAX_DEALS)
+        elo1 = parse_float(elo1, "gate elo", 0, L.MAX_SPRT_ELO, lo_open=True)
+        players = parse_int(players, "players", 2, 4)
+    except InputError as e:
+        raise TrainError(str(e)) from None
+    if not str(agent_spec).strip().lower().startswith("mcts"):
+        raise TrainError(f"the gate plays the new weights in the agent's search: "
+                         f"'{L.clip(agent_spec, 60)}' is not an mcts: spec")
+    try:
+        new_spec = SearchConfig.from_spec(agent_spec).replace(weights=weights_file).to_spec()
+    except SearchConfigError as e:
+        raise TrainError(str(e)) from None
+    agents = {"previous": agent_spec, "new": new_spec}
+    table = ("new",) + ("previous",) * (players - 1)
+    result = run_tournament(agents, tables=[table], games=deals, seed=seed, jobs=jobs,
+                            backend=backend, ray_address=ray_address, out=out,
+                            sprt=(0.0, elo1), progress=progress)
+    return result.sprt.decision == "H1", result
