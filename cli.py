@@ -1021,6 +1021,11 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         if gate_deals and not agent_spec.strip().lower().startswith("mcts"):
             raise TrainError(f"--gate plays the new weights in the agent's search: "
                              f"'{L.clip(agent_spec, 60)}' is not an mcts: spec")
+        if gate_records is not None and not gate_deals:
+            raise TrainError("--gate-records needs --gate N")
+        if gate_records is not None and os.path.exists(gate_records):
+            raise TrainError(f"--gate-records {L.clip(gate_records, 80)}: exists; choose "
+                             f"another file")
         for path in data_files:
             with _reported("--data"):
                 records.extend(r for _, r in read_records(path))
@@ -1047,8 +1052,12 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         target = weights_out
         if gate_deals:
             import tempfile
-            fd, target = tempfile.mkstemp(suffix=".npz", prefix=".gate-",
-                                          dir=os.path.dirname(os.path.abspath(weights_out)))
+            try:
+                fd, target = tempfile.mkstemp(suffix=".npz", prefix=".gate-",
+                                              dir=os.path.dirname(os.path.abspath(weights_out)))
+            except OSError as e:
+                raise CliError(f"{weights_out}: cannot write beside it: "
+                               f"{e.strerror or _one_line(e)}") from None
             os.close(fd)
         try:
             save_weights(target, w, prior, info)
@@ -1060,7 +1069,7 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
             try:
                 accepted, match = gate(
                     agent_spec, target, gate_deals, players=players, elo1=gate_elo,
-                    seed=seed + 1, jobs=jobs, backend=backend, ray_address=ray_address,
+                    seed=(seed + 1) % (L.MAX_SEED + 1), jobs=jobs, backend=backend, ray_address=ray_address,
                     out=gate_records, progress=lambda done, total: done and progress.say(
                         "gate", f"tne train: gate: {done} games"))
                 progress.end()

@@ -238,10 +238,14 @@ def test_train_gate_that_cannot_decide_writes_nothing_and_exits_1(tmp_path):
     (["--gate", "1", "--agent", "greedy"], "is not an mcts: spec"),
     (["--gate", "1", "--gate-elo", "0"], "--gate-elo"),
     (["--gate", "-1"], "--gate"),
+    (["--gate-records", "g.jsonl"], "--gate-records needs --gate N"),
+    (["--gate", "1", "--gate-records", "w.npz.jsonl"], "exists"),
 ])
 def test_bad_gate_options_are_one_line_and_write_nothing(tmp_path, args, fragment):
+    (tmp_path / "w.npz.jsonl").write_text("")         # an existing file: not overwritten
     r = tne("train", "--games", "1", *args, "-o", "w.npz", cwd=tmp_path)
     assert r.returncode == 2, r.stdout
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0]
     assert not (tmp_path / "w.npz").exists()
+    assert (tmp_path / "w.npz.jsonl").read_text() == ""
