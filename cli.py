@@ -1010,7 +1010,8 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     from tne_ai.agents import make_agent
     from tne_ai.search.evaluate import save_weights
     from tne_ai.tournament import read_records
-    from tne_ai.train import TrainError, gate, report_lines, selfplay, train as fit
+    from tne_ai.train import (TrainError, check_gate_agent, gate, report_lines, selfplay,
+                              train as fit)
 
     if os.path.isdir(weights_out):
         raise CliError(f"{weights_out}: is a directory, not a weights file")
@@ -1018,9 +1019,8 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     progress = _progress()
     with _reported():
         make_agent(agent_spec)
-        if gate_deals and not agent_spec.strip().lower().startswith("mcts"):
-            raise TrainError(f"--gate plays the new weights in the agent's search: "
-                             f"'{L.clip(agent_spec, 60)}' is not an mcts: spec")
+        if gate_deals:
+            check_gate_agent(agent_spec)
         if gate_records is not None and not gate_deals:
             raise TrainError("--gate-records needs --gate N")
         if gate_records is not None and os.path.exists(gate_records):

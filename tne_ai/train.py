@@ -65,7 +65,8 @@ def selfplay(spec, games, players=2, seed=0, jobs=1, backend="local", ray_addres
 
 @njit(cache=True)
 def kind_counts(st, chosen, moves, kmask, masks, counts):
-    """counts[k] = legal moves of kind k in st; return the kind of the chosen action."""
+    """counts[k] = legal moves of kind k in st (the moves left in moves[:counts.sum()]);
+    return the kind of the chosen action."""
     n = legal_moves(st, moves)
     prepare(st, kmask, masks)
     for k in range(N_KINDS):
@@ -120,6 +121,7 @@ def dataset(records, every=1, progress=None):
     feats = np.zeros((4, N_FEATURES))
     result = np.zeros(4)
     counts = np.zeros(N_KINDS)
+    one_hot = np.eye(N_KINDS)
     for g, record in enumerate(records):
         if progress is not None:
             progress("read", f"tne train: reading positions: game {g + 1} of {len(records)}")
@@ -138,11 +140,12 @@ def dataset(records, every=1, progress=None):
                 kind_game.append(g)
                 entry = searched[ply] if searched is not None else None
                 if entry is not None:
-                    legal = set(moves[:legal_moves(st, moves)].tolist())
+                    # kind_counts listed st's legal moves in moves, one count per move
+                    legal = set(moves[:int(counts.sum())].tolist())
                     targets.append(visit_target(st, entry, legal, masks,
                                                 f"game record {g + 1}, ply {ply}"))
                 else:
-                    targets.append(np.eye(N_KINDS)[k])
+                    targets.append(one_hot[k])
                 from_visits.append(entry is not None)
                 if ply % every == 0:
                     feats[:] = 0.0           # rows of absent players stay 0 (features
@@ -283,8 +286,9 @@ def model_chances(data, w):
 
 def kind_rows(data):
     """The prior's fitting rows: one choice per kind present (one-hot features), the target
-    ``data["target"]`` (the kinds' shares of the root visits, or the kind played); legal-move counts enter as log-multiplicities (a kind with m moves has
-    m times the chance of one of them)."""
+    ``data["target"]`` (the kinds' shares of the root visits, or the kind played);
+    legal-move counts enter as log-multiplicities (a kind with m moves has m times the
+    chance of one of them)."""
     counts = data["kinds"]
     mask = counts > 0
     x = np.broadcast_to(np.eye(N_KINDS), (len(counts), N_KINDS, N_KINDS)).copy()
@@ -411,6 +415,20 @@ def report_lines(report, w, prior):
 DEFAULT_GATE_ELO = 50.0
 
 
+def check_gate_agent(agent_spec):
+    """TrainError unless ``agent_spec`` is an ``mcts:`` spec, whose search the gate can give
+    the new weights (``tne train`` checks it before its self-play)."""
+    from . import limits as L
+    from .agents import AgentSpecError, parse_spec
+    try:
+        kind = parse_spec(agent_spec)[0]
+    except AgentSpecError as e:
+        raise TrainError(str(e)) from None
+    if kind != "mcts":
+        raise TrainError(f"the gate plays the new weights in the agent's search: "
+                         f"'{L.clip(agent_spec, 60)}' is not an mcts: spec")
+
+
 def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed=0, jobs=1,
          backend="local", ray_address=None, out=None, progress=None):
     """Whether the weights in ``weights_file`` pass the gate: a match of ``agent_spec``
@@ -430,9 +448,7 @@ def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed
         players = parse_int(players, "players", 2, 4)
     except InputError as e:
         raise TrainError(str(e)) from None
-    if not str(agent_spec).strip().lower().startswith("mcts"):
-        raise TrainError(f"the gate plays the new weights in the agent's search: "
-                         f"'{L.clip(agent_spec, 60)}' is not an mcts: spec")
+    check_gate_agent(agent_spec)
     try:
         new_spec = SearchConfig.from_spec(agent_spec).replace(weights=weights_file).to_spec()
     except SearchConfigError as e:
