@@ -34,9 +34,10 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_OPEN_LOSING, CFG_ROLLOUT,
-                   CFG_SELECT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, commit_outcomes,
-                   reusable_node, run_iterations, smallest_commit, thread_seed)
+from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_OPEN_LOSING,
+                   CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
+                   CFG_WIDEN_MASS, commit_outcomes, reusable_node, run_iterations, smallest_commit,
+                   thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
@@ -45,6 +46,10 @@ from .tree import Scratch, Tree, copy_subtree
 # growing and the iterations refine the nodes it has.
 AUTO_NODES = 1 << 22
 NODES_PER_SECOND = 200_000
+# sequential halving under a time budget sizes its candidates from the iterations a second
+# one thread ran in this process's last search (this until one has run)
+HALVING_RATE = 50_000.0
+_rate = [HALVING_RATE]
 
 
 class SearchError(TneError):
@@ -120,6 +125,7 @@ class Search:
         self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
+        self._halving_move = None
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
@@ -141,6 +147,7 @@ class Search:
         self.scratch = [Scratch() for _ in range(self.config.threads)]
         self.iterations = 0
         self.seconds = 0.0
+        self._halving_move = None
         self._inherit = inherit                 # (trees, root, viewer) to take subtrees from
 
     # --- running ------------------------------------------------------------------------
@@ -223,33 +230,101 @@ class Search:
         threads = self.config.threads
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else None
-        left = [None] * threads
-        if iterations is not None:
-            left = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
-        share = max(left) if iterations is not None else None
+        share = -(-iterations // threads) if iterations is not None else None
         for i in range(threads):
             self._tree(i, share, seconds)
         self._inherit = None
         pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         try:
-            while True:     # rounds of batches: one round unless reports are asked for
-                begin = time.perf_counter()
-                until = deadline if every is None else \
-                    (begin + every if deadline is None else min(deadline, begin + every))
-
-                def one(i):
-                    return self._batches(i, left[i], until)
-                done = [one(0)] if pool is None else list(pool.map(one, range(threads)))
-                self.iterations += sum(done)
-                self.seconds += time.perf_counter() - begin
-                left = [None if x is None else x - d for x, d in zip(left, done)]
-                if self._stop.is_set() or (deadline is not None and time.perf_counter() >= deadline) \
-                        or all(x is not None and x <= 0 for x in left) or report is None:
-                    break
-                report(self.result())
+            if self.config.halving > 0 and (iterations is not None or seconds is not None):
+                self._halving(pool, iterations, deadline, report, every)
+            else:
+                self._cfg[CFG_HALVING] = 0.0
+                self._rounds(pool, iterations, deadline, report, every)
         finally:
             if pool is not None:
                 pool.shutdown()
+        if self.seconds > 0 and self.iterations > 0:
+            _rate[0] = self.iterations / threads / self.seconds
+
+    def _rounds(self, pool, iterations, deadline, report, every):
+        """Run ``iterations`` (all threads together; None: no count) until ``deadline``
+        (None: none) or stop, in rounds of batches between reports (one round unless
+        ``report`` is given); returns the iterations run."""
+        threads = self.config.threads
+        left = [None] * threads
+        if iterations is not None:
+            left = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
+        ran = 0
+        while True:     # rounds of batches: one round unless reports are asked for
+            begin = time.perf_counter()
+            until = deadline if every is None else \
+                (begin + every if deadline is None else min(deadline, begin + every))
+
+            def one(i):
+                return self._batches(i, left[i], until)
+            done = [one(0)] if pool is None else list(pool.map(one, range(threads)))
+            ran += sum(done)
+            self.iterations += sum(done)
+            self.seconds += time.perf_counter() - begin
+            left = [None if x is None else x - d for x, d in zip(left, done)]
+            if self._stop.is_set() or (deadline is not None and time.perf_counter() >= deadline) \
+                    or all(x is not None and x <= 0 for x in left) or report is None:
+                return ran
+            report(self.result())
+
+    def _halving(self, pool, iterations, deadline, report, every):
+        """Sequential halving at the root (``halving`` > 0): the root opens m moves in prior
+        order (as many as leave each ``halving`` visits in the first round, ``halving_width``),
+        then the budget is cut into ceil(log2 k) equal rounds while k > 1 moves are in play;
+        a round shares its iterations evenly among them (``_select_root``), and the better
+        half by mean win chance goes on.  Every move keeps its subtree, searched as before.
+        The move left is the one played; its visits grow with the budget at every round, so
+        a longer search is a deeper one where it counts, not a wider one."""
+        budget = iterations
+        if deadline is not None:
+            guess = int(max(0.0, deadline - time.perf_counter()) * _rate[0] * self.config.threads)
+            budget = guess if budget is None else min(budget, guess)
+        m = halving_width(max(1, budget), self.config.halving, len(self.legal))
+        for sc in self.scratch:
+            sc.root_active[:] = 1
+        self._cfg[CFG_HALVING], self._cfg[CFG_ROOT_OPEN] = 1.0, m
+        self._halving_move = None
+        left = iterations
+        k = max(m, len(self._root_stats()))
+        while k > 1 and not self._stop.is_set():
+            rounds = math.ceil(math.log2(k))
+            chunk = None if left is None else max(1, left // rounds)
+            until = deadline
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                until = now + (deadline - now) / rounds
+            ran = self._rounds(pool, chunk, until, report, every)
+            if left is not None:
+                left -= ran
+            stats = self._root_stats()
+            k = len(stats)
+            if k <= 1:
+                break
+            keep = {a for a, _, _ in stats[:(k + 1) // 2]}
+            for sc in self.scratch:
+                for a, _, _ in stats[(k + 1) // 2:]:
+                    sc.root_active[a] = 0
+            k = len(keep)
+            if left is not None and left <= 0:
+                break
+        stats = self._root_stats()
+        if stats:
+            self._halving_move = stats[0][0]
+
+    def _root_stats(self):
+        """(action, visits, mean) of the root moves still in play in a halving, all threads
+        summed, the best mean first (ties: more visits, then the lower code)."""
+        active = self.scratch[0].root_active
+        alts = [x for x in self.alternatives() if active[x[0]] == 1 and x[1] > 0]
+        return sorted(alts, key=lambda x: (-x[2], -x[1], x[0]))
 
     def _batches(self, i, budget, deadline):
         """Batches of iterations on thread i's tree until its budget, the deadline or stop;
@@ -295,6 +370,8 @@ class Search:
         if not alternatives:
             return self.legal[0]
         move = alternatives[0][0]
+        if self._halving_move is not None:
+            move = self._halving_move
         if self.config.commit_margin > 0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) \
                 and alternatives[0][1] > 0:
             move = smallest_commit(alternatives, self.config.commit_margin, commit_outcomes(self.root))
@@ -387,6 +464,20 @@ class Search:
         with self._lock:
             self._set_root(after, inherit=source)
         return True
+
+
+def halving_width(budget: int, per: int, n: int) -> int:
+    """How many root moves a sequential halving of ``budget`` iterations starts from: the most
+    (at least 2, at most the n legal moves) for which the first of its ceil(log2 m) equal
+    rounds gives each ``per`` visits or more.
+
+    >>> halving_width(20_000, 32, 400), halving_width(40_000, 32, 400), halving_width(2_000, 32, 400)
+    (89, 156, 15)
+    """
+    m = 2
+    while m < n and budget / (math.ceil(math.log2(m + 1)) * (m + 1)) >= per:
+        m += 1
+    return min(m, n)
 
 
 PV_MAX = 16     # moves of a principal variation at most (a turn is two actions and decisions)

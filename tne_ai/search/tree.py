@@ -96,6 +96,9 @@ class Scratch:
         # per kind: the weights of a rescue (a node whose opened children all lose,
         # search/mcts.py), then the kinds' exponentials of prior_probs
         self.kind_w = np.zeros(N_KINDS, dtype=np.float64)
+        # sequential halving at the root (search/mcts.py, _select_root): 1 for each action
+        # still in play, 0 for those a round put out
+        self.root_active = np.ones(S.N_ACTIONS, dtype=np.int64)
         self.packed = tuple(getattr(self, name) for name in SCRATCH_FIELDS)
 
     def arrays(self):
@@ -104,7 +107,7 @@ class Scratch:
 
 SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "child_stamp", "stamp",
                   "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts", "move_sums",
-                  "probs", "kind_w")
+                  "probs", "kind_w", "root_active")
 
 
 @njit(cache=True)
