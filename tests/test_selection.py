@@ -212,6 +212,34 @@ def test_a_halving_search_plays_the_move_left_after_halving_its_candidates():
     assert runs[0].alternatives == runs[1].alternatives
 
 
+def test_a_halving_search_on_two_threads_halves_the_same_moves_in_both_trees():
+    """Two trees: the first opens the 25 candidates, the second gets the same root moves
+    (any it opened itself join them), so both trees hold one set of root moves, every move
+    in play is searched in both, and one move is left: the one played."""
+    p = Position.new(2, seed=4)
+    s = Search(p, SearchConfig(halving=32, threads=2, seed=3))
+    info = s.run(iterations=4000)
+    roots = [sorted(int(t.action[ch]) for ch in t.children(0)) for t in s.trees]
+    assert roots[0] == roots[1] and len(roots[0]) >= 25
+    assert info.iterations == 4000
+    active = [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1]
+    assert active == [info.move]
+    for t in s.trees:
+        kids = {int(t.action[ch]): int(t.visits[ch]) for ch in t.children(0)}
+        assert kids[info.move] >= max(kids.values()) - 1     # the last two shared a round
+
+
+def test_a_halving_search_reports_while_it_runs():
+    """A time budget cut into rounds still reports every ``every`` seconds, between
+    batches, and the last report's iterations are no more than the run's."""
+    p = Position.new(2, seed=4)
+    s = Search(p, SearchConfig(halving=32, seed=3))
+    seen = []
+    info = s.run(seconds=0.4, report=lambda i: seen.append(i.iterations), every=0.05)
+    assert len(seen) >= 2 and seen == sorted(seen) and seen[-1] <= info.iterations
+    assert [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1] == [info.move]
+
+
 # --- the prior as probabilities ----------------------------------------------------------
 
 def probs_of(p, weights):

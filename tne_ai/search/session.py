@@ -236,51 +236,59 @@ class Search:
         self._inherit = None
         pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         try:
+            clock = [None if report is None else start + every]   # the next report's time
             if self.config.halving > 0 and (iterations is not None or seconds is not None):
-                self._halving(pool, iterations, deadline, report, every)
+                self._halving(pool, iterations, deadline, report, every, clock)
             else:
                 self._cfg[CFG_HALVING] = 0.0
-                self._rounds(pool, iterations, deadline, report, every)
+                self._rounds(pool, iterations, deadline, report, every, clock)
         finally:
             if pool is not None:
                 pool.shutdown()
         if self.seconds > 0 and self.iterations > 0:
             _rate[0] = self.iterations / threads / self.seconds
 
-    def _rounds(self, pool, iterations, deadline, report, every):
-        """Run ``iterations`` (all threads together; None: no count) until ``deadline``
-        (None: none) or stop, in rounds of batches between reports (one round unless
-        ``report`` is given); returns the iterations run."""
+    def _rounds(self, pool, iterations, deadline, report, every, clock, only=None):
+        """Run ``iterations`` (all threads together, or thread ``only``'s alone; None: no
+        count) until ``deadline`` (None: none) or stop, in rounds of batches that pause for
+        ``report(result())`` at the times ``clock[0]`` (then ``every`` seconds later; one
+        round unless ``report`` is given); returns the iterations run."""
         threads = self.config.threads
-        left = [None] * threads
+        ids = list(range(threads)) if only is None else [only]
+        left = [None] * len(ids)
         if iterations is not None:
-            left = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
+            left = [iterations // len(ids) + (1 if i < iterations % len(ids) else 0) for i in range(len(ids))]
         ran = 0
         while True:     # rounds of batches: one round unless reports are asked for
             begin = time.perf_counter()
-            until = deadline if every is None else \
-                (begin + every if deadline is None else min(deadline, begin + every))
+            until = deadline if clock[0] is None else \
+                (clock[0] if deadline is None else min(deadline, clock[0]))
 
-            def one(i):
-                return self._batches(i, left[i], until)
-            done = [one(0)] if pool is None else list(pool.map(one, range(threads)))
+            def one(j):
+                return self._batches(ids[j], left[j], until)
+            done = [one(0)] if pool is None or len(ids) == 1 else list(pool.map(one, range(len(ids))))
             ran += sum(done)
             self.iterations += sum(done)
             self.seconds += time.perf_counter() - begin
             left = [None if x is None else x - d for x, d in zip(left, done)]
-            if self._stop.is_set() or (deadline is not None and time.perf_counter() >= deadline) \
-                    or all(x is not None and x <= 0 for x in left) or report is None:
+            now = time.perf_counter()
+            if clock[0] is not None and now >= clock[0]:
+                report(self.result())
+                clock[0] = time.perf_counter() + every
+            if self._stop.is_set() or (deadline is not None and now >= deadline) \
+                    or all(x is not None and x <= 0 for x in left) or clock[0] is None:
                 return ran
-            report(self.result())
 
-    def _halving(self, pool, iterations, deadline, report, every):
+    def _halving(self, pool, iterations, deadline, report, every, clock):
         """Sequential halving at the root (``halving`` > 0): the root opens m moves in prior
         order (as many as leave each ``halving`` visits in the first round, ``halving_width``),
         then the budget is cut into ceil(log2 k) equal rounds while k > 1 moves are in play;
         a round shares its iterations evenly among them (``_select_root``), and the better
         half by mean win chance goes on.  Every move keeps its subtree, searched as before.
         The move left is the one played; its visits grow with the budget at every round, so
-        a longer search is a deeper one where it counts, not a wider one."""
+        a longer search is a deeper one where it counts, not a wider one.  With several
+        threads the first thread opens the candidates and every tree gets the same root
+        moves (``_share_root``), so each round's moves are searched in every tree."""
         budget = iterations
         if deadline is not None:
             guess = int(max(0.0, deadline - time.perf_counter()) * _rate[0] * self.config.threads)
@@ -291,8 +299,14 @@ class Search:
         self._cfg[CFG_HALVING], self._cfg[CFG_ROOT_OPEN] = 1.0, m
         self._halving_move = None
         left = iterations
+        if self.config.threads > 1:
+            opened = len(self.trees[0].children(0))
+            if opened < m:
+                ran = self._rounds(pool, m - opened, deadline, report, every, clock, only=0)
+                left = None if left is None else left - ran
+            self._share_root()
         k = max(m, len(self._root_stats()))
-        while k > 1 and not self._stop.is_set():
+        while k > 1 and not self._stop.is_set() and (left is None or left > 0):
             rounds = math.ceil(math.log2(k))
             chunk = None if left is None else max(1, left // rounds)
             until = deadline
@@ -301,23 +315,35 @@ class Search:
                 if now >= deadline:
                     break
                 until = now + (deadline - now) / rounds
-            ran = self._rounds(pool, chunk, until, report, every)
+            ran = self._rounds(pool, chunk, until, report, every, clock)
             if left is not None:
                 left -= ran
             stats = self._root_stats()
-            k = len(stats)
-            if k <= 1:
-                break
-            keep = {a for a, _, _ in stats[:(k + 1) // 2]}
             for sc in self.scratch:
-                for a, _, _ in stats[(k + 1) // 2:]:
+                for a, _, _ in stats[(len(stats) + 1) // 2:]:
                     sc.root_active[a] = 0
-            k = len(keep)
-            if left is not None and left <= 0:
-                break
+            k = (len(stats) + 1) // 2
         stats = self._root_stats()
         if stats:
             self._halving_move = stats[0][0]
+
+    def _share_root(self):
+        """Give every thread's tree the root moves any of them has (a move a tree lacks is
+        added there as a new, unvisited child), so the halving's moves are the same in all."""
+        have = [set(int(t.action[ch]) for ch in t.children(0)) for t in self.trees]
+        every_move = sorted(set().union(*have))
+        for i, tree in enumerate(self.trees):
+            missing = [a for a in every_move if a not in have[i]]
+            if int(tree.count[0]) + len(missing) > tree.capacity:
+                tree = self.trees[i] = _grown(tree, int(tree.count[0]) + len(missing) + tree.capacity)
+            for a in missing:
+                new = int(tree.count[0])
+                tree.count[0] = new + 1
+                tree.action[new], tree.parent[new], tree.child[new] = a, 0, -1
+                tree.sibling[new] = tree.child[0]
+                tree.child[0] = new
+                tree.player[new], tree.visits[new], tree.avail[new] = self.viewer, 0, 1
+                tree.value[new], tree.prior[new], tree.untried[new] = 0.0, 0.0, 1.0
 
     def _root_stats(self):
         """(action, visits, mean) of the root moves still in play in a halving, all threads
