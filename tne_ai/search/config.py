@@ -85,6 +85,10 @@ _ROWS = (
     OptionInfo("prior", "choice", "kinds", None, None, False,
                "move priors for progressive widening: move-kind scores or none",
                (), ("kinds", "none")),
+    OptionInfo("within", "choice", "random", None, None, False,
+               "which move of a kind widening opens next: random, or temples (a leader kind "
+               "opens the squares with the most temples next to them first, at random among "
+               "those)", (), ("random", "temples")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,
@@ -253,6 +257,7 @@ class SearchConfig:
     spec's); an explicit budget given to ``search()``/``Search.run`` wins."""
     evaluation: str = "model"
     prior: str = "kinds"
+    within: str = "random"
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None

@@ -45,7 +45,8 @@ CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children'
 CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the session
 #                     runs the rounds and marks the moves still in play in ``root_active``)
 CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
-CFG_SIZE = 12
+CFG_WITHIN = 12    # 1: a leader kind opens its moves with the most temples next to them first
+CFG_SIZE = 13
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -265,7 +266,8 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
                 kind_w[k] = RESCUE_TIE * prior_w[k]
             weights = kind_w
         a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, weights,
-                         child[node], sibling, action, kmask, masks, kind_counts, rng)
+                         child[node], sibling, action, kmask, masks, kind_counts, rng,
+                         np.int64(cfg[CFG_WITHIN]))
     elif prior_w is not None and widen and (phase == S.PH_REVOLT or phase == S.PH_WAR):
         a = pick_commit(st, mv, n, child_stamp, stamp)
     else:

@@ -36,8 +36,8 @@ from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_OPEN_LOSING,
                    CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
-                   CFG_WIDEN_MASS, commit_outcomes, reusable_node, run_iterations, smallest_commit,
-                   thread_seed)
+                   CFG_WIDEN_MASS, CFG_WITHIN, commit_outcomes, reusable_node, run_iterations,
+                   smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
@@ -126,6 +126,7 @@ class Search:
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
         self._halving_move = None
+        self._cfg[CFG_WITHIN] = 1.0 if cfg.within == "temples" else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
