@@ -306,3 +306,46 @@ def test_block_completers_match_the_rule_square_by_square():
                 assert have == {s for s in range(176) if _completes_by_hand(pos, c, s)}
                 checked += len(have)
     assert checked > 0
+
+
+def test_within_temples_opens_the_revolt_squares_with_the_most_temples_first():
+    """The scene with a second temple on G6 (not next to the kingdom of player 1's red
+    leader on I8, I7 and H7).  Player 0's red leader revolts from H6, I6, G7, J7 or H8 (next
+    to that kingdom and to a temple).  Temples next to each: H6 two (G6, H7), G7 two (G6,
+    H7), I6 one (I7), J7 one (I7), H8 one (H7; G8 and H9 are river, I8 the leader).  With
+    support on, a revolt child is H6 or G7 whatever the seed, and once both are open one of
+    the three others; with it off (random within the kind), seeds open the others first too.
+    Weights: leader_revolt 10, every other kind -10, so the kind is always revolt."""
+    p = load(tiles={"G3": "k", "G4": "k", "H3": "k", "H7": "r", "G6": "r"},
+             treasures=["K1", "B2", "F3", "N5", "I7", "B8", "O9", "F10", "K11"],
+             leaders=[(0, "black", "F4"), (1, "red", "I8")], hands=["rrbggk", "rrrrbb"],
+             scores=[{"red": 2, "blue": 1, "green": 3, "black": 4, "treasure": 1},
+                     {"red": 5, "blue": 5, "green": 5}])
+    w = np.full(P.N_KINDS, -10.0)
+    w[P.K_LEADER_REVOLT] = 10.0
+    moves = np.array(sorted(p.legal_codes()), dtype=np.int64)
+    stamp = 7
+    legal_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+    legal_stamp[moves] = stamp
+    kmask = np.empty((16, 3), dtype=np.uint64)
+    masks = np.empty((P.N_MASKS, 3), dtype=np.uint64)
+    counts = np.zeros(P.N_KINDS)
+    action = np.array([-1, -1, -1], dtype=np.int32)
+    sibling = np.array([-1, -1, -1], dtype=np.int32)
+
+    def pick(support, seed, opened=()):
+        child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+        for i, text in enumerate(opened, start=1):
+            action[i] = parse_move(text)
+            child_stamp[action[i]] = stamp
+            sibling[i] = i + 1 if i < len(opened) else -1
+        first = 1 if opened else -1
+        return move_text(P.pick_untried(p.st, moves, len(moves), legal_stamp, stamp, child_stamp, stamp,
+                                        w, first, sibling, action, kmask, masks, counts, make_rng(seed),
+                                        support))
+
+    best = {"leader red H6", "leader red G7"}
+    rest = {"leader red I6", "leader red J7", "leader red H8"}
+    assert {pick(1, seed) for seed in range(1, 21)} <= best
+    assert {pick(1, seed, sorted(best)) for seed in range(1, 21)} <= rest
+    assert {pick(0, seed) for seed in range(1, 21)} & rest
