@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from tne_ai import state as S  # noqa: E402
-from tne_ai.board import NEIGHBOURS, RED, SQUARES  # noqa: E402
+from tne_ai.board import SQUARES  # noqa: E402
 from tne_ai.notation import parse_move  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search import priors as P  # noqa: E402
@@ -29,12 +29,6 @@ from tne_ai.tournament import read_records  # noqa: E402
 
 RECORDS = os.path.join(HERE, "data", "selfplay", "gen5_2p.jsonl.gz")
 LEADER_KINDS = (P.K_LEADER_REVOLT, P.K_LEADER_JOIN, P.K_LEADER_NEW)
-
-
-def temples_next_to(st, s):
-    bb = st.view(np.uint64)
-    red = S.tile_bb(RED)
-    return sum(1 for q in map(int, NEIGHBOURS[s]) if q >= 0 and (int(bb[red + q // 64]) >> (q % 64)) & 1)
 
 
 def correlations(path, games):
@@ -52,7 +46,8 @@ def correlations(path, games):
                     a = parse_move(text)
                     kind = P.move_kind(pos.st, sc.masks, a)
                     if kind in LEADER_KINDS:
-                        groups[kind].append((temples_next_to(pos.st, (a - S.A_LEADER) % SQUARES), v))
+                        square = (a - S.A_LEADER) % SQUARES
+                        groups[kind].append((int(P._temples_next_to(pos.st.view(np.uint64), square)), v))
                 for kind, pairs in groups.items():
                     t = np.array([x for x, _ in pairs], float)
                     v = np.array([y for _, y in pairs], float)

@@ -36,8 +36,8 @@ from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_OPEN_LOSING,
                    CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
-                   CFG_WIDEN_MASS, CFG_WITHIN, commit_outcomes, reusable_node, run_iterations,
-                   smallest_commit, thread_seed)
+                   CFG_WIDEN_MASS, CFG_WITHIN, _add_child, commit_outcomes, reusable_node,
+                   run_iterations, smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
@@ -125,7 +125,6 @@ class Search:
         self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
-        self._halving_move = None
         self._cfg[CFG_WITHIN] = 1.0 if cfg.within == "temples" else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
@@ -238,7 +237,9 @@ class Search:
         pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         try:
             clock = [None if report is None else start + every]   # the next report's time
-            if self.config.halving > 0 and (iterations is not None or seconds is not None):
+            even_root = self._cfg[CFG_EVEN_ROOT] == 1.0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR)
+            if self.config.halving > 0 and (iterations is not None or seconds is not None) \
+                    and not even_root:      # a commit root shares its visits evenly (mcts)
                 self._halving(pool, iterations, deadline, report, every, clock)
             else:
                 self._cfg[CFG_HALVING] = 0.0
@@ -337,14 +338,8 @@ class Search:
             missing = [a for a in every_move if a not in have[i]]
             if int(tree.count[0]) + len(missing) > tree.capacity:
                 tree = self.trees[i] = _grown(tree, int(tree.count[0]) + len(missing) + tree.capacity)
-            for a in missing:
-                new = int(tree.count[0])
-                tree.count[0] = new + 1
-                tree.action[new], tree.parent[new], tree.child[new] = a, 0, -1
-                tree.sibling[new] = tree.child[0]
-                tree.child[0] = new
-                tree.player[new], tree.visits[new], tree.avail[new] = self.viewer, 0, 1
-                tree.value[new], tree.prior[new], tree.untried[new] = 0.0, 0.0, 1.0
+            for a in missing:       # the root keeps its best untried prior
+                _add_child(0, a, 0.0, tree.untried[0], self.viewer, *tree.packed)
 
     def _root_stats(self):
         """(action, visits, mean) of the root moves still in play in a halving, all threads
