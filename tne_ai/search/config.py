@@ -89,6 +89,11 @@ _ROWS = (
                "which move of a kind widening opens next: random, or temples (a leader kind "
                "opens the squares with the most temples next to them first, at random among "
                "those)", (), ("random", "temples")),
+    OptionInfo("order", "choice", "kinds", None, None, False,
+               "which move the root of an action decision opens next: kinds (widening's "
+               "kind order) or eval (the move whose position after it the fitted evaluation "
+               "rates best for the mover, averaged over 4 sampled worlds: search/oneply.py)",
+               (), ("kinds", "eval")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,
@@ -258,6 +263,7 @@ class SearchConfig:
     evaluation: str = "model"
     prior: str = "kinds"
     within: str = "random"
+    order: str = "kinds"
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
