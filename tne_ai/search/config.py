@@ -107,6 +107,10 @@ _ROWS = (
                "move's prior probability; another move opens, in widening's kind order, when "
                "the best untried P at first-play urgency (see fpu) scores higher)",
                (), ("ucb", "puct")),
+    OptionInfo("norm", "bool", False, None, None, False,
+               "select=ucb: the children's mean win chances scaled to [0, 1] between the "
+               "least and the best of them before the exploration term is added (the visits "
+               "gather on the best children where their win chances differ by little)"),
     OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
                "select=puct: the exploration constant"),
     OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
@@ -268,6 +272,7 @@ class SearchConfig:
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
     select: str = "ucb"
+    norm: bool = False
     cpuct: float = DEFAULT_CPUCT
     fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None

@@ -47,7 +47,8 @@ CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the s
 CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
 CFG_WITHIN = 12    # 1: a leader kind opens its moves with the most temples next to them first
 CFG_ORDER = 13     # 1: the root opens its moves by their one-ply score (``root_score``, oneply.py)
-CFG_SIZE = 14
+CFG_NORM = 14      # 1: UCB on the children's means scaled to [0, 1] between their least and best
+CFG_SIZE = 15
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -159,6 +160,7 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
     explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT] if by_mass is not None else 0.0
     best, best_score, opened = -1, -1e300, 0
     best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0
+    low_mean = 2.0
     ch = child[node]
     while ch >= 0:
         a = action[ch]
@@ -177,12 +179,37 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
             if score > best_score:
                 best_score, best = score, ch
             best_mean = max(best_mean, q)
+            low_mean = min(low_mean, q)
             if by_mass is not None:
                 mass += prior[ch]
                 v_sum += v
                 q_sum += value[ch]
         ch = sibling[ch]
+    if cfg[CFG_NORM] == 1.0 and not even and not (by_mass is not None and puct) \
+            and best_mean > low_mean:
+        best, best_score = _select_norm(node, child_stamp, stamp, c_explore, low_mean, best_mean,
+                                        action, child, sibling, visits, avail, value)
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
+
+
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
+def _select_norm(node, child_stamp, stamp, c_explore, low, high, action, child, sibling, visits, avail,
+                 value):
+    """``norm``: UCB over the children of node legal in this determinization (child_stamp =
+    stamp, counted available by ``_select``) on their means scaled to [0, 1] between the
+    least (low) and the best (high): the exploration term weighs against the spread of
+    this node's values, not against the whole [0, 1], so the visits gather on the best
+    children even where their win chances differ by a hundredth.  Returns (child, score)."""
+    best, best_score, scale = -1, -1e300, 1.0 / (high - low)
+    ch = child[node]
+    while ch >= 0:
+        if child_stamp[action[ch]] == stamp:
+            v = visits[ch]
+            score = (value[ch] / v - low) * scale + c_explore * math.sqrt(math.log(avail[ch]) / v)
+            if score > best_score:
+                best_score, best = score, ch
+        ch = sibling[ch]
+    return best, best_score
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")

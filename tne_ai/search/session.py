@@ -35,10 +35,10 @@ from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from . import oneply
-from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_OPEN_LOSING, CFG_ORDER,
-                   CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C,
-                   CFG_WIDEN_MASS, CFG_WITHIN, _add_child, commit_outcomes, reusable_node,
-                   run_iterations, smallest_commit, thread_seed)
+from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
+                   CFG_OPEN_LOSING, CFG_ORDER, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
+                   CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, CFG_WITHIN, _add_child,
+                   commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
 from .oneply import one_ply_scores
 from .tree import Scratch, Tree, copy_subtree
 
@@ -131,6 +131,7 @@ class Search:
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
         self._cfg[CFG_WITHIN] = 1.0 if cfg.within == "temples" else 0.0
         self._cfg[CFG_ORDER] = 1.0 if cfg.order == "eval" else 0.0
+        self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
