@@ -130,6 +130,72 @@ def test_widening_by_count_and_by_prior_mass():
         assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, kw
 
 
+def test_norm_scales_the_means_between_the_least_and_the_best_before_exploring():
+    """Means 25.5 / 50 = 0.51, 5 / 10 = 0.50, 20.28 / 39 = 0.52, each available 100 times
+    (ln 100 = 4.605).  UCB: 10: 0.51 + 0.35 sqrt(4.605 / 50) = 0.616; 20: 0.50 + 0.35
+    sqrt(4.605 / 10) = 0.738; 30: 0.52 + 0.35 sqrt(4.605 / 39) = 0.640: the least visited
+    (20) wins, the hundredths between the means lost under the exploration term.  norm
+    scales them to 0.5, 0 and 1 between 0.50 and 0.52: 10: 0.606, 20: 0.238, 30: 1.120, so
+    the best mean (30) wins; the best mean returned stays the unscaled 0.52."""
+    close = [(10, 50, 25.5, 0.1), (20, 10, 5.0, 0.6), (30, 39, 20.28, 0.05)]
+    tree = hand_tree(close)
+    best, score, opened, best_mean, *_ = select(tree, cfg_of())
+    assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
+    cfg = cfg_of()
+    cfg[M.CFG_NORM] = 1.0
+    tree = hand_tree(close)
+    best, score, opened, best_mean, *_ = select(tree, cfg)
+    assert tree.action[best] == 30 and opened == 3 and best_mean == pytest.approx(0.52)
+    assert score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
+    assert list(tree.avail[1:4]) == [100, 100, 100]          # counted once, not twice
+    # equal means leave nothing to scale: plain UCB, the least visited
+    tree = hand_tree([(10, 50, 25.0, 0.1), (20, 10, 5.0, 0.6), (30, 40, 20.0, 0.05)])
+    best, score, *_ = select(tree, cfg)
+    assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
+
+
+def test_order_eval_opens_the_best_scored_untried_move_at_the_root_only():
+    """Root scores set by hand: the third legal move 0.9 (already open), the fifth 0.8, the
+    rest 0: the root opens the fifth; a node below the root ignores the scores (the kinds
+    order it, so the opened move is not the open one and is legal)."""
+    p = Position.new(2, seed=3)
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(p.st, moves)
+    sc, tree = Scratch(), Tree(8)
+    legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
+    legal[moves[:n]] = 4
+    sc.root_score[:] = 0.0
+    sc.root_score[moves[2]], sc.root_score[moves[4]] = 0.9, 0.8
+    sc.child_stamp[moves[2]] = 7
+    cfg = cfg_of()
+    cfg[M.CFG_ORDER] = 1.0
+    for at_root, want in ((True, moves[4]), (False, None)):
+        a, p_, p_next = M._new_move(p.st.copy(), moves, n, legal, 4, sc.child_stamp, 7, 0, False, at_root,
+                                    cfg, P.PRIOR_DEFAULT, None, make_rng(1), sc.kmask, sc.masks,
+                                    sc.kind_counts, sc.probs, sc.kind_w, sc.root_score, tree.action,
+                                    tree.child, tree.sibling)
+        assert a != moves[2] and a in moves[:n]
+        if want is not None:
+            assert a == want
+
+
+@pytest.mark.parametrize("name", ["revolt_by_leader_move_2p", "revolt_by_leader_move_3p",
+                                  "revolt_by_leader_move_4p", "pass_keeps_monument_points_2p"])
+def test_the_one_ply_order_puts_a_move_that_wins_at_once_first(name):
+    """In these end-game tactics the mover plays the last action of the game (the bag
+    cannot refill his hand, so the game ends with his turn, SPEC 3; each position's
+    reasoning), so the position after any move is over and scored exactly: a win chance of
+    1 after the only winning move, 0 after every other.  The tie-breaks move a score by far
+    less than 0.001."""
+    d, p = endgame_position(name)
+    s = Search(p, SearchConfig.from_spec("mcts:order=eval").replace(seed=2))
+    order = s.root_order()
+    score = s.scratch[0].root_score
+    assert move_text(order[0]) in d["winning"]
+    assert score[order[0]] == pytest.approx(1.0, abs=1e-3)
+    assert all(score[a] < 1e-3 for a in order[1:])
+
+
 def test_a_node_whose_opened_children_all_lose_opens_another():
     """Means 0.01, 0.0, 0.015, all below open_losing 0.02: a rescue (2) whatever the
     widening, once the node has two visits per opened child (6); not with 5 visits, not with

@@ -286,8 +286,8 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, at_roo
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost.
     With ``order=eval`` (cfg) the root of an action decision opens its untried move of the
-    best one-ply score (``root_score``, filled by the session: ``oneply.py``), the lowest
-    code on a tie, a rescue included."""
+    best one-ply score (``root_score``, filled by the session: ``oneply.py``; the first
+    listed on an exact tie), a rescue included."""
     phase = st[S.PHASE]
     widen = cfg[CFG_WIDEN_C] > 0.0 or by_mass is not None or rescue
     if at_root and cfg[CFG_ORDER] == 1.0 and phase == S.PH_ACTION:

@@ -39,7 +39,6 @@ from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NO
                    CFG_OPEN_LOSING, CFG_ORDER, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, CFG_WITHIN, _add_child,
                    commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
-from .oneply import one_ply_scores
 from .tree import Scratch, Tree, copy_subtree
 
 ORDER_STREAM = 1 << 20      # thread_seed index of order=eval's generator (no thread has it)
@@ -268,11 +267,11 @@ class Search:
         sc = self.scratch[0]
         moves = np.array(self.legal, dtype=np.int64)
         weights = self._model_w if self._model_w is not None else model_weights()
-        one_ply_scores(self.root, self.viewer, moves, len(moves), oneply.WORLDS, weights,
-                       self._prior_w, make_rng(thread_seed(self.config.seed, ORDER_STREAM)),
-                       np.empty_like(self.root), np.empty_like(self.root),
-                       np.empty(S.MAX_MOVES, dtype=np.int64), sc.kmask, sc.masks, sc.feats,
-                       sc.reward, sc.root_score)
+        oneply.one_ply_scores(self.root, self.viewer, moves, len(moves), oneply.WORLDS, weights,
+                              self._prior_w, make_rng(thread_seed(self.config.seed, ORDER_STREAM)),
+                              np.empty_like(self.root), np.empty_like(self.root),
+                              np.empty(S.MAX_MOVES, dtype=np.int64), sc.kmask, sc.masks, sc.feats,
+                              sc.reward, sc.root_score)
         for other in self.scratch[1:]:
             other.root_score[:] = sc.root_score
 
