@@ -11,7 +11,7 @@ from pathlib import Path
 from tne_ai.bench import signature, signature_positions
 from tne_ai import state as S
 
-PINNED = 226662647475334
+PINNED = 251097500296895
 CLI = str(Path(__file__).resolve().parent.parent / "cli.py")
 
 

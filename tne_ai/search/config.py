@@ -36,13 +36,14 @@ from .. import limits as L
 from ..errors import TneError
 
 # per evaluation: the exploration constant, widening, leaf settling, the commit margin, tree
-# reuse and no unopened winner used unless given.  The basic evaluation's are the frozen
-# baseline's (no widening, no settling, no commit rule, no reuse, no rescue of losing nodes).
+# reuse, no unopened winner and normalised UCB used unless given.  The basic evaluation's are
+# the frozen baseline's (no widening, no settling, no commit rule, no reuse, no rescue of
+# losing nodes, plain UCB).
 EVALUATION_DEFAULTS = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
-              "reuse": False, "open_losing": 0.0},
+              "reuse": False, "open_losing": 0.0, "norm": False},
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True, "open_losing": 0.02},
+              "reuse": True, "open_losing": 0.02, "norm": True},
 }
 # Rollout length used unless one is given: 0 = evaluate the expanded node at once; it beat
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
@@ -107,10 +108,11 @@ _ROWS = (
                "move's prior probability; another move opens, in widening's kind order, when "
                "the best untried P at first-play urgency (see fpu) scores higher)",
                (), ("ucb", "puct")),
-    OptionInfo("norm", "bool", False, None, None, False,
+    OptionInfo("norm", "bool", None, None, None, False,
                "select=ucb: the children's mean win chances scaled to [0, 1] between the "
                "least and the best of them before the exploration term is added (the visits "
-               "gather on the best children where their win chances differ by little)"),
+               "gather on the best children where their win chances differ by little)"
+               + _EVAL_OWN),
     OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
                "select=puct: the exploration constant"),
     OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
@@ -272,7 +274,7 @@ class SearchConfig:
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
     select: str = "ucb"
-    norm: bool = False
+    norm: Optional[bool] = None
     cpuct: float = DEFAULT_CPUCT
     fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None
