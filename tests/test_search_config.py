@@ -11,7 +11,7 @@ from tne_ai.errors import TneError
 from tne_ai.position import Position
 from tne_ai.search import config as C
 from tne_ai.search.config import EVALUATION_DEFAULTS, SearchConfig, SearchConfigError, options
-from tne_ai.search.session import search
+from tne_ai.search.session import Search, search
 
 
 def test_the_module_examples_run():
@@ -135,6 +135,22 @@ def test_resolved_fills_the_evaluations_own_options_and_keeps_the_given_ones():
         assert r.leader == 0.0
     r = SearchConfig(evaluation="basic", c=2.0, settle=True).resolved()
     assert (r.c, r.settle, r.widen) == (2.0, True, 0.0)
+
+
+def test_normalised_ucb_is_on_for_2_and_3_players_and_off_for_4_by_default():
+    # DESIGN "Normalised UCB": on by default with the fitted evaluation for 2 and 3 players,
+    # off for 4; a value given is kept for every count, the basic evaluation never has it
+    for players, on in ((2, True), (3, True), (4, False)):
+        assert Search(Position.new(players, seed=1)).config.norm is on
+        assert SearchConfig().resolved(players).norm is on
+        assert Search(Position.new(players, seed=1), SearchConfig(norm=True)).config.norm is True
+        assert Search(Position.new(players, seed=1), SearchConfig(norm=False)).config.norm is False
+        assert SearchConfig(evaluation="basic").resolved(players).norm is False
+    st = Position.new(4, seed=6).st
+    assert search(st, iterations=400, seed=2).alternatives == \
+        search(st, iterations=400, seed=2, config=SearchConfig(norm=False)).alternatives
+    assert search(st, iterations=400, seed=2).alternatives != \
+        search(st, iterations=400, seed=2, config=SearchConfig(norm=True)).alternatives
 
 
 def test_search_with_a_config_equals_search_with_its_keywords():

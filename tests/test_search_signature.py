@@ -11,7 +11,7 @@ from pathlib import Path
 from tne_ai.bench import signature, signature_positions
 from tne_ai import state as S
 
-PINNED = 251097500296895
+PINNED = 248836803171186
 CLI = str(Path(__file__).resolve().parent.parent / "cli.py")
 
 

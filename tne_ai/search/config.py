@@ -45,6 +45,15 @@ EVALUATION_DEFAULTS = {
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
               "reuse": True, "open_losing": 0.02, "norm": True},
 }
+# The evaluation's own options whose default depends on the game's player count, per count
+# (``resolved(players)``; without a count EVALUATION_DEFAULTS' value holds).  Normalised UCB
+# beats plain UCB with 2 players, is level with 3 and 4 at equal iterations while an
+# iteration costs about 1.7 times as much, and with 4 players it makes the reported win
+# chances overconfident (bench/README.md, "Normalised UCB and the one-ply root order" and
+# the calibration): it is off with 4 players.
+COUNT_DEFAULTS = {
+    "model": {"norm": {2: True, 3: True, 4: False}},
+}
 # Rollout length used unless one is given: 0 = evaluate the expanded node at once; it beat
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
@@ -112,7 +121,8 @@ _ROWS = (
                "select=ucb: the children's mean win chances scaled to [0, 1] between the "
                "least and the best of them before the exploration term is added (the visits "
                "gather on the best children where their win chances differ by little)"
-               + _EVAL_OWN),
+               " (default: the evaluation's own, EVALUATION_DEFAULTS and COUNT_DEFAULTS: "
+               "with the fitted evaluation on for 2 and 3 players, off for 4)"),
     OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
                "select=puct: the exploration constant"),
     OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
@@ -308,10 +318,14 @@ class SearchConfig:
             changes[name] = value
         return dataclasses.replace(self, **changes)
 
-    def resolved(self) -> "SearchConfig":
+    def resolved(self, players: Optional[int] = None) -> "SearchConfig":
         """This config with every "evaluation's own" option (None) filled in from
-        ``EVALUATION_DEFAULTS`` and the leader value from the basic evaluation's."""
-        own = EVALUATION_DEFAULTS[self.evaluation]
+        ``EVALUATION_DEFAULTS`` (those of ``COUNT_DEFAULTS`` for a game of ``players``
+        players when it is given) and the leader value from the basic evaluation's."""
+        own = dict(EVALUATION_DEFAULTS[self.evaluation])
+        if players is not None:
+            for k, by_count in COUNT_DEFAULTS.get(self.evaluation, {}).items():
+                own[k] = by_count[players]
         fill = {k: v for k, v in own.items() if getattr(self, k) is None}
         if self.leader is None:
             from .evaluate import EVAL_DEFAULT, W_LEADER

@@ -113,7 +113,9 @@ class Search:
         arrays replacing the config's weights; ``reuse``: an earlier Search (or the
         SearchResult of ``search()``) whose subtree of this position the trees start from,
         when the position follows from its root without a draw."""
-        self.config = (config if config is not None else SearchConfig()).resolved()
+        st = _state_of(position_or_state)
+        self.config = (config if config is not None else SearchConfig()).resolved(
+            int(st[S.PLAYERS]))
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._settle = True if cfg.settle else None
@@ -136,7 +138,7 @@ class Search:
         self._stop = threading.Event()
         self._lock = threading.Lock()          # one run at a time
         self._rngs = [make_rng(thread_seed(cfg.seed, i)) for i in range(cfg.threads)]
-        self._set_root(_state_of(position_or_state))
+        self._set_root(st)
         if reuse is not None and getattr(reuse, "trees", None):
             self._inherit = (reuse.trees, reuse.root, reuse.viewer)
 
@@ -578,7 +580,7 @@ def next_search(last: Optional["Search"], position_or_state, config: SearchConfi
     the config is unchanged but for the seed, and the position follows from last's root;
     else a new Search of the position with ``config``.  The agents and ``tne engine`` both
     use it, so the same decisions give the same searches."""
-    cfg = config.resolved()
+    cfg = config.resolved(int(_state_of(position_or_state)[S.PLAYERS]))
     if last is not None and cfg.reuse and last.config.replace(seed=cfg.seed) == cfg \
             and last.advance(position_or_state):
         return last
@@ -678,7 +680,8 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
     ``widen``, ``widen_exp``: progressive widening (0 turns it off: untried moves open at
     random).  ``settle_leaves``: settle pending decisions before scoring a leaf (default:
     with the model).  Unset options take ``EVALUATION_DEFAULTS`` for the evaluation chosen,
-    so ``evaluation="basic", prior="none", widen=0`` is the search as it was before the
+    (and ``COUNT_DEFAULTS`` for the position's player count), so ``evaluation="basic",
+    prior="none", widen=0`` is the search as it was before the
     fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
     (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
     whose tree is continued when this position follows from its root; ``on_start(s)`` is
@@ -695,7 +698,7 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
     if weights is None and prior_w is None and cfg.weights is not None:
         from .evaluate import load_weights
         weights, prior_w = load_weights(cfg.weights)
-    return _search(st, cfg.resolved(), weights, prior_w, reuse, on_start)
+    return _search(st, cfg.resolved(int(_state_of(st)[S.PLAYERS])), weights, prior_w, reuse, on_start)
 
 
 def _search(st, cfg, weights, prior_w, reuse, on_start=None):
