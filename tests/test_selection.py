@@ -61,12 +61,12 @@ def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0,
 def select(tree, cfg, even=False, by_mass=None):
     """``_select`` on the root of tree, with its prior sums (``by_mass``: run_iterations
     passes it for PUCT and widening by mass) or, by_mass False, without."""
-    legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    legal[[a for a, *_ in CHILDREN]] = 5
+    st = np.zeros(S.STATE_SIZE, dtype=np.int64)      # player 0 to act, one red tile in hand:
+    st[S.hand(0, 0)] = 1                             # the children (red tiles) are all legal
     child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
     if by_mass is None:
         by_mass = cfg[M.CFG_SELECT] == 1.0 or cfg[M.CFG_WIDEN_MASS] > 0.0
-    out = M._select(0, legal, 5, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
+    out = M._select(0, st, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
                     tree.visits, tree.avail, tree.value, tree.prior, True if by_mass else None)
     assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]   # each marked open
     return out
@@ -394,3 +394,30 @@ def test_the_new_selections_search_and_repeat_with_the_same_seed(spec):
     assert runs[0].alternatives == runs[1].alternatives and runs[0].move == runs[1].move
     assert sum(v for _, v, _ in runs[0].alternatives) == 600
     assert runs[0].move in Search(p).legal
+
+
+def test_a_child_is_legal_in_a_determinization_when_the_movers_hand_allows_it():
+    """A node's board follows from its path, so a child opened in one determinization is
+    legal in another exactly when the mover's hand there allows it (SPEC 3: a tile of its
+    colour from the hand, a catastrophe tile, a swap of tiles held; SPEC 4: a commit of at
+    most the supporters held of the conflict's colour)."""
+    st = np.zeros(S.STATE_SIZE, dtype=np.int64)
+    st[S.TO_ACT] = 1
+    red_c3, blue_c3 = S.A_TILE + 2, S.A_TILE + 176 + 2       # colour * 176 + square
+    st[S.hand(1, 0)] = 1
+    assert M._hand_allows(st, red_c3) and not M._hand_allows(st, blue_c3)
+    st[S.hand(0, 1)] = 3                                      # another player's blue tiles
+    assert not M._hand_allows(st, blue_c3)
+    assert M._hand_allows(st, S.A_LEADER + 5) and M._hand_allows(st, S.A_WITHDRAW + 2)
+    assert M._hand_allows(st, S.A_PASS)
+    assert not M._hand_allows(st, S.A_CATASTROPHE + 7)
+    st[S.catastrophes(1)] = 1
+    assert M._hand_allows(st, S.A_CATASTROPHE + 7)
+    red_blue = S.A_SWAP + [tuple(r) for r in S.SWAP_COUNTS.tolist()].index((1, 1, 0, 0))
+    assert not M._hand_allows(st, red_blue)                   # one red, no blue in hand
+    st[S.hand(1, 1)] = 1
+    assert M._hand_allows(st, red_blue)
+    st[S.PHASE], st[S.hand(1, 0)] = S.PH_REVOLT, 2            # a revolt: red supporters
+    assert M._hand_allows(st, S.A_COMMIT + 2) and not M._hand_allows(st, S.A_COMMIT + 3)
+    st[S.PHASE], st[S.CF_COLOUR], st[S.hand(1, 2)] = S.PH_WAR, 2, 1   # a war in green
+    assert M._hand_allows(st, S.A_COMMIT + 1) and not M._hand_allows(st, S.A_COMMIT + 2)

@@ -28,6 +28,8 @@ from .priors import commit_context, defender_hidden, pick_commit, pick_untried, 
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
 FULL_ROLLOUT = 1 << 30
+SQUARES = S.A_LEADER // 4    # the tile codes: colour * SQUARES + square
+SWAP_COUNTS = S.SWAP_COUNTS
 
 # the search configuration array ``cfg`` (float64) that run_iterations reads
 CFG_WIDEN_C = 0   # progressive widening: a node opens children by prior score while it has
@@ -89,29 +91,36 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
         determinize(root, viewer, rng, st)
         node = depth = 0
         while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
+            # A node's board is the same in every determinization (it follows from the
+            # actions on the path; draws change only hands and the bag), so an opened child
+            # is legal here when the mover's hand allows it (``_hand_allows``): the legal
+            # moves are listed only where a move may open.
             at_root = depth == 0 and root_n >= 0
-            if at_root:
-                n, lstamp = root_n, root_lstamp
-                stamps[0] += 1
-            else:
-                n = legal_moves(st, moves)
-                lstamp = _stamp_moves(moves, n, legal_stamp, stamps)
+            stamps[0] += 1
+            stamp = stamps[0]
             even = even_root and depth == 0
-            legal = root_legal if at_root else legal_stamp
             if at_root and halving:
-                best, opened, best_mean = _select_root(root_active, child_stamp, stamps[0], action, child,
+                best, opened, best_mean = _select_root(root_active, child_stamp, stamp, action, child,
                                                        sibling, visits, avail, value)
                 opens = _opens_root(opened, best_mean, cfg, visits) \
-                    if opened < n and count[0] < action.shape[0] else 0
+                    if opened < root_n and count[0] < action.shape[0] else 0
             else:
                 best, best_score, opened, best_mean, mass, mean = _select(
-                    node, legal, lstamp, child_stamp, stamps[0], even, cfg, action, child, sibling, visits,
+                    node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits,
                     avail, value, prior, by_mass)
                 opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
-                    if opened < n and count[0] < action.shape[0] else 0
+                    if count[0] < action.shape[0] else 0
+            if opens:
+                if at_root:
+                    n, lstamp, legal = root_n, root_lstamp, root_legal
+                else:
+                    n = legal_moves(st, moves)
+                    lstamp, legal = _stamp_moves(moves, n, legal_stamp, stamps), legal_stamp
+                if opened >= n:
+                    opens = 0
             if opens:
                 a, p, p_next = _new_move(st, root_moves if at_root else moves, n, legal, lstamp,
-                                         child_stamp, stamps[0], node, opens == 2, at_root, cfg, prior_w,
+                                         child_stamp, stamp, node, opens == 2, at_root, cfg, prior_w,
                                          by_mass, rng, kmask, masks, kind_counts, probs, kind_w,
                                          root_score, action, child, sibling)
                 depth += 1
@@ -136,6 +145,31 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
+def _hand_allows(st, a):
+    """Whether action a, a child of the node whose position st is (legal when it was opened,
+    in another determinization), is legal in st: a node's board, phase and mover follow from
+    the actions on its path, so only what the hands hold can differ (a tile of the colour, the
+    tiles a swap discards or a commit adds, a catastrophe tile)."""
+    p = st[S.TO_ACT]
+    if a < S.A_LEADER:
+        return st[S.HAND + 4 * p + (a - S.A_TILE) // SQUARES] > 0
+    if a < S.A_CATASTROPHE:
+        return True
+    if a < S.A_SWAP:
+        return st[S.CATASTROPHES + p] > 0
+    if a < S.A_PASS:
+        i = a - S.A_SWAP
+        for c in range(4):
+            if SWAP_COUNTS[i, c] > st[S.HAND + 4 * p + c]:
+                return False
+        return True
+    if S.A_COMMIT <= a < S.A_WAR:
+        c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
+        return a - S.A_COMMIT <= st[S.HAND + 4 * p + c]
+    return True
+
+
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _stamp_moves(mv, n, legal, stamps):
     """A new stamp, marked on the n moves of mv in legal; returns it."""
     stamps[0] += 1
@@ -146,10 +180,10 @@ def _stamp_moves(mv, n, legal, stamps):
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
+def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
             value, prior, by_mass):
-    """The children of node legal in this determinization (marked child_stamp = stamp, each
-    counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
+    """The children of node legal in this determinization st (the mover's hand allows them,
+    ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
     visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
     child's prior probability), or at an even root the least visited.  Returns (best child
     or -1, its score, legal children, their best mean, their prior mass, their mean); the
@@ -157,6 +191,9 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
     else 0.  Without it numba prunes their sums, so the UCB loop carries none of them across
     its call of log (each such value is stored and reloaded around the call, every child)."""
     puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
+    # norm scores the children in a second pass (``_select_norm``), once their least and best
+    # means are known: the first pass then computes no UCB score (one log a child, not two)
+    norm = cfg[CFG_NORM] == 1.0 and not even and not (by_mass is not None and puct)
     explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT] if by_mass is not None else 0.0
     best, best_score, opened = -1, -1e300, 0
     best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0
@@ -164,7 +201,7 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
     ch = child[node]
     while ch >= 0:
         a = action[ch]
-        if legal[a] == lstamp:
+        if _hand_allows(st, a):
             opened += 1
             child_stamp[a] = stamp
             avail[ch] += 1
@@ -174,6 +211,8 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
                 score = -v        # the least visited commit: means stay comparable
             elif by_mass is not None and puct:
                 score = q + explore * prior[ch] / (1.0 + v)
+            elif norm:
+                score = -1e300
             else:
                 score = q + c_explore * math.sqrt(math.log(avail[ch]) / v)
             if score > best_score:
@@ -185,27 +224,31 @@ def _select(node, legal, lstamp, child_stamp, stamp, even, cfg, action, child, s
                 v_sum += v
                 q_sum += value[ch]
         ch = sibling[ch]
-    if cfg[CFG_NORM] == 1.0 and not even and not (by_mass is not None and puct) \
-            and best_mean > low_mean:
+    if norm:
+        # equal means (or no child): plain UCB, as the first pass would have scored it
         best, best_score = _select_norm(node, child_stamp, stamp, c_explore, low_mean, best_mean,
-                                        action, child, sibling, visits, avail, value)
+                                        best_mean > low_mean, action, child, sibling, visits,
+                                        avail, value)
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _select_norm(node, child_stamp, stamp, c_explore, low, high, action, child, sibling, visits, avail,
-                 value):
+def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action, child, sibling,
+                 visits, avail, value):
     """``norm``: UCB over the children of node legal in this determinization (child_stamp =
     stamp, counted available by ``_select``) on their means scaled to [0, 1] between the
     least (low) and the best (high): the exploration term weighs against the spread of
     this node's values, not against the whole [0, 1], so the visits gather on the best
-    children even where their win chances differ by a hundredth.  Returns (child, score)."""
-    best, best_score, scale = -1, -1e300, 1.0 / (high - low)
+    children even where their win chances differ by a hundredth.  Not ``scaled`` (the means
+    all equal): plain UCB on the means.  Returns (child, score)."""
+    best, best_score = -1, -1e300
+    scale = 1.0 / (high - low) if scaled else 1.0
+    shift = low if scaled else 0.0
     ch = child[node]
     while ch >= 0:
         if child_stamp[action[ch]] == stamp:
             v = visits[ch]
-            score = (value[ch] / v - low) * scale + c_explore * math.sqrt(math.log(avail[ch]) / v)
+            score = (value[ch] / v - shift) * scale + c_explore * math.sqrt(math.log(avail[ch]) / v)
             if score > best_score:
                 best_score, best = score, ch
         ch = sibling[ch]
