@@ -22,6 +22,7 @@ from tne_ai.engine.rng import make_rng
 from tne_ai.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search import mcts as M
+from tne_ai.search.tree import LOG_TABLE
 from tne_ai.search import priors as P
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import Search, halving_width
@@ -67,7 +68,8 @@ def select(tree, cfg, even=False, by_mass=None):
     if by_mass is None:
         by_mass = cfg[M.CFG_SELECT] == 1.0 or cfg[M.CFG_WIDEN_MASS] > 0.0
     out = M._select(0, st, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
-                    tree.visits, tree.avail, tree.value, tree.prior, True if by_mass else None)
+                    tree.visits, tree.avail, tree.value, tree.prior, True if by_mass else None,
+                    LOG_TABLE)
     assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]   # each marked open
     return out
 

@@ -76,7 +76,8 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     numba level, so run_iterations is the search's one compile unit per ingredient set
     (bench/README.md, packed arguments)."""
     (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, reward, kmask, masks,
-     feats, root_sum, kind_counts, move_sums, probs, kind_w, root_active, root_score) = scratch
+     feats, root_sum, kind_counts, move_sums, probs, kind_w, root_active, root_score,
+     log_table) = scratch
     action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
     halving = cfg[CFG_HALVING] == 1.0 and not even_root
@@ -107,7 +108,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             else:
                 best, best_score, opened, best_mean, mass, mean = _select(
                     node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits,
-                    avail, value, prior, by_mass)
+                    avail, value, prior, by_mass, log_table)
                 opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
                     if count[0] < action.shape[0] else 0
             if opens:
@@ -142,6 +143,12 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             evaluate(st, eval_params, reward)
         _backup(depth, path, reward, action, player, visits, value, root_sum, move_sums)
     return iterations
+
+
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
+def _log(k, log_table):
+    """ln k (k >= 1): from the table of ``tree.LOG_TABLE`` while k is in it, the same value."""
+    return log_table[k] if k < log_table.shape[0] else math.log(k)
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
@@ -181,7 +188,7 @@ def _stamp_moves(mv, n, legal, stamps):
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
-            value, prior, by_mass):
+            value, prior, by_mass, log_table):
     """The children of node legal in this determinization st (the mover's hand allows them,
     ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
     visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
@@ -214,7 +221,7 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
             elif norm:
                 score = -1e300
             else:
-                score = q + c_explore * math.sqrt(math.log(avail[ch]) / v)
+                score = q + c_explore * math.sqrt(_log(avail[ch], log_table) / v)
             if score > best_score:
                 best_score, best = score, ch
             best_mean = max(best_mean, q)
@@ -228,13 +235,13 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
         # equal means (or no child): plain UCB, as the first pass would have scored it
         best, best_score = _select_norm(node, child_stamp, stamp, c_explore, low_mean, best_mean,
                                         best_mean > low_mean, action, child, sibling, visits,
-                                        avail, value)
+                                        avail, value, log_table)
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action, child, sibling,
-                 visits, avail, value):
+                 visits, avail, value, log_table):
     """``norm``: UCB over the children of node legal in this determinization (child_stamp =
     stamp, counted available by ``_select``) on their means scaled to [0, 1] between the
     least (low) and the best (high): the exploration term weighs against the spread of
@@ -248,7 +255,8 @@ def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action,
     while ch >= 0:
         if child_stamp[action[ch]] == stamp:
             v = visits[ch]
-            score = (value[ch] / v - shift) * scale + c_explore * math.sqrt(math.log(avail[ch]) / v)
+            score = (value[ch] / v - shift) * scale + \
+                c_explore * math.sqrt(_log(avail[ch], log_table) / v)
             if score > best_score:
                 best_score, best = score, ch
         ch = sibling[ch]

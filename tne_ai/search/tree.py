@@ -7,6 +7,8 @@ first line (numba passes a tuple of arrays like the arrays themselves: nothing i
 A tuple of arrays was kept over a record array (array of structures) because it leaves the
 layout, and so the kernels' memory traffic, as it was (bench/README.md, kernel packing).
 """
+import math
+
 import numpy as np
 from numba import njit
 
@@ -101,6 +103,8 @@ class Scratch:
         self.root_active = np.ones(S.N_ACTIONS, dtype=np.int64)
         # order=eval: each root move's one-ply score (search/oneply.py), best opened first
         self.root_score = np.zeros(S.N_ACTIONS, dtype=np.float64)
+        # ln k for the availability counts k of UCB's exploration term (shared, read only)
+        self.log_table = LOG_TABLE
         self.packed = tuple(getattr(self, name) for name in SCRATCH_FIELDS)
 
     def arrays(self):
@@ -109,7 +113,22 @@ class Scratch:
 
 SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "child_stamp", "stamp",
                   "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts", "move_sums",
-                  "probs", "kind_w", "root_active", "root_score")
+                  "probs", "kind_w", "root_active", "root_score", "log_table")
+
+
+@njit(cache=True)
+def _log_table(n):
+    """ln k for k < n (entry 0 unused), by the same ``math.log`` the search would call, so a
+    lookup gives the very value the call would."""
+    out = np.zeros(n, dtype=np.float64)
+    for k in range(1, n):
+        out[k] = math.log(k)
+    return out
+
+
+# UCB's ln(availability) for counts below 2^16 (512 KB): a lookup instead of a call of log
+LOG_TABLE = _log_table(1 << 16)
+LOG_TABLE.flags.writeable = False
 
 
 @njit(cache=True)
