@@ -59,15 +59,17 @@ def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0,
     return cfg
 
 
-def select(tree, cfg, even=False, by_mass=None):
-    """``_select`` on the root of tree, with its prior sums (``by_mass``: run_iterations
-    passes it for PUCT and widening by mass) or, by_mass False, without."""
+def select(tree, cfg, even=False, by_mass=None, node=0):
+    """``_select`` on the root of tree (or on ``node``, given the root's children), with its
+    prior sums (``by_mass``: run_iterations passes it for PUCT and widening by mass) or,
+    by_mass False, without."""
     st = np.zeros(S.STATE_SIZE, dtype=np.int64)      # player 0 to act, one red tile in hand:
     st[S.hand(0, 0)] = 1                             # the children (red tiles) are all legal
     child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
     if by_mass is None:
         by_mass = cfg[M.CFG_SELECT] == 1.0 or cfg[M.CFG_WIDEN_MASS] > 0.0
-    out = M._select(0, st, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
+    tree.child[node] = tree.child[0]
+    out = M._select(node, st, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
                     tree.visits, tree.avail, tree.value, tree.prior, True if by_mass else None,
                     LOG_TABLE)
     assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]   # each marked open
@@ -154,6 +156,21 @@ def test_norm_scales_the_means_between_the_least_and_the_best_before_exploring()
     tree = hand_tree([(10, 50, 25.0, 0.1), (20, 10, 5.0, 0.6), (30, 40, 20.0, 0.05)])
     best, score, *_ = select(tree, cfg)
     assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
+
+
+def test_norm_below_the_root_only_leaves_the_root_to_plain_ucb():
+    """norm_root=0 (CFG_NORM 2): the children of the previous test at the root (node 0)
+    are chosen by plain UCB (20, 0.738), the same children under node 5 by the scaled means
+    (30, 1.120)."""
+    close = [(10, 50, 25.5, 0.1), (20, 10, 5.0, 0.6), (30, 39, 20.28, 0.05)]
+    cfg = cfg_of()
+    cfg[M.CFG_NORM] = 2.0
+    tree = hand_tree(close)
+    best, score, *_ = select(tree, cfg)
+    assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
+    tree = hand_tree(close)
+    best, score, *_ = select(tree, cfg, node=5)
+    assert tree.action[best] == 30 and score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
 
 
 def test_order_eval_opens_the_best_scored_untried_move_at_the_root_only():

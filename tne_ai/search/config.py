@@ -123,6 +123,9 @@ _ROWS = (
                "gather on the best children where their win chances differ by little)"
                " (default: the evaluation's own, EVALUATION_DEFAULTS and COUNT_DEFAULTS: "
                "with the fitted evaluation on for 2 and 3 players, off for 4)"),
+    OptionInfo("norm_root", "bool", True, None, None, False,
+               "with norm: the root's children scaled too (0: plain UCB at the root, the "
+               "children's means scaled below it)"),
     OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
                "select=puct: the exploration constant"),
     OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
@@ -285,6 +288,7 @@ class SearchConfig:
     widen_exp: Optional[float] = None
     select: str = "ucb"
     norm: Optional[bool] = None
+    norm_root: bool = True
     cpuct: float = DEFAULT_CPUCT
     fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None

@@ -50,6 +50,7 @@ CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it
 CFG_WITHIN = 12    # 1: a leader kind opens its moves with the most temples next to them first
 CFG_ORDER = 13     # 1: the root opens its moves by their one-ply score (``root_score``, oneply.py)
 CFG_NORM = 14      # 1: UCB on the children's means scaled to [0, 1] between their least and best
+#                    (2: below the root only, plain UCB at the root)
 CFG_SIZE = 15
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
@@ -200,7 +201,8 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
     puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
     # norm scores the children in a second pass (``_select_norm``), once their least and best
     # means are known: the first pass then computes no UCB score (one log a child, not two)
-    norm = cfg[CFG_NORM] == 1.0 and not even and not (by_mass is not None and puct)
+    norm = (cfg[CFG_NORM] == 1.0 or (cfg[CFG_NORM] == 2.0 and node != 0)) and not even \
+        and not (by_mass is not None and puct)
     explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT] if by_mass is not None else 0.0
     best, best_score, opened = -1, -1e300, 0
     best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0

@@ -132,7 +132,7 @@ class Search:
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
         self._cfg[CFG_WITHIN] = 1.0 if cfg.within == "temples" else 0.0
         self._cfg[CFG_ORDER] = 1.0 if cfg.order == "eval" else 0.0
-        self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
+        self._cfg[CFG_NORM] = (1.0 if cfg.norm_root else 2.0) if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
