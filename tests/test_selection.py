@@ -440,3 +440,12 @@ def test_a_child_is_legal_in_a_determinization_when_the_movers_hand_allows_it():
     assert M._hand_allows(st, S.A_COMMIT + 2) and not M._hand_allows(st, S.A_COMMIT + 3)
     st[S.PHASE], st[S.CF_COLOUR], st[S.hand(1, 2)] = S.PH_WAR, 2, 1   # a war in green
     assert M._hand_allows(st, S.A_COMMIT + 1) and not M._hand_allows(st, S.A_COMMIT + 2)
+
+
+def test_the_log_table_holds_the_values_log_would_give():
+    """UCB reads ln(availability) from LOG_TABLE below 2^16 and calls log above: the two
+    must agree to the last bit, or a search would change with the table."""
+    for k in (1, 2, 3, 100, 4097, 65535):
+        assert LOG_TABLE[k] == math.log(k) and M._log(np.int32(k), LOG_TABLE) == math.log(k)
+    assert M._log(np.int32(1 << 20), LOG_TABLE) == math.log(1 << 20)
+    assert not LOG_TABLE.flags.writeable

@@ -93,14 +93,10 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
         determinize(root, viewer, rng, st)
         node = depth = 0
         while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
-            # A node's board is the same in every determinization (it follows from the
-            # actions on the path; draws change only hands and the bag), so an opened child
-            # is legal here when the mover's hand allows it (``_hand_allows``): the legal
-            # moves are listed only where a move may open.
+            # children legal by hand (``_hand_allows``); moves listed only where one may open
             at_root = depth == 0 and root_n >= 0
             stamps[0] += 1
-            stamp = stamps[0]
-            even = even_root and depth == 0
+            stamp, even = stamps[0], even_root and depth == 0
             if at_root and halving:
                 best, opened, best_mean = _select_root(root_active, child_stamp, stamp, action, child,
                                                        sibling, visits, avail, value)
@@ -113,13 +109,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
                 opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
                     if count[0] < action.shape[0] else 0
             if opens:
-                if at_root:
-                    n, lstamp, legal = root_n, root_lstamp, root_legal
-                else:
-                    n = legal_moves(st, moves)
-                    lstamp, legal = _stamp_moves(moves, n, legal_stamp, stamps), legal_stamp
-                if opened >= n:
-                    opens = 0
+                n, lstamp, legal = _legal_here(st, at_root, root_n, root_lstamp, root_legal, moves,
+                                               legal_stamp, stamps)
+                opens = opens if opened < n else 0
             if opens:
                 a, p, p_next = _new_move(st, root_moves if at_root else moves, n, legal, lstamp,
                                          child_stamp, stamp, node, opens == 2, at_root, cfg, prior_w,
@@ -144,6 +136,18 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             evaluate(st, eval_params, reward)
         _backup(depth, path, reward, action, player, visits, value, root_sum, move_sums)
     return iterations
+
+
+@njit(cache=True, _nrt=False, nogil=True, inline="always")
+def _legal_here(st, at_root, root_n, root_lstamp, root_legal, moves, legal_stamp, stamps):
+    """(n, stamp, stamped array) of the legal moves of a node that may open a move: the
+    root's, listed once per call, or listed now into moves and stamped.  A node's board
+    follows from the actions on its path (draws change only hands and the bag), so the walk
+    checks its opened children by hand (``_hand_allows``) and lists moves only here."""
+    if at_root:
+        return root_n, root_lstamp, root_legal
+    n = legal_moves(st, moves)
+    return n, _stamp_moves(moves, n, legal_stamp, stamps), legal_stamp
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")

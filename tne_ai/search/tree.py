@@ -116,19 +116,18 @@ SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "chi
                   "probs", "kind_w", "root_active", "root_score", "log_table")
 
 
-@njit(cache=True)
 def _log_table(n):
-    """ln k for k < n (entry 0 unused), by the same ``math.log`` the search would call, so a
-    lookup gives the very value the call would."""
+    """ln k for k < n (entry 0 unused) by ``math.log``, the C library's log that the
+    kernels' ``math.log`` calls too, so a lookup gives the very value the call would (built
+    in Python: a kernel run at import would load the compiler into every ``tne`` start)."""
     out = np.zeros(n, dtype=np.float64)
-    for k in range(1, n):
-        out[k] = math.log(k)
+    out[1:] = [math.log(k) for k in range(1, n)]
+    out.flags.writeable = False
     return out
 
 
 # UCB's ln(availability) for counts below 2^16 (512 KB): a lookup instead of a call of log
 LOG_TABLE = _log_table(1 << 16)
-LOG_TABLE.flags.writeable = False
 
 
 @njit(cache=True)
