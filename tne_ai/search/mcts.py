@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from .. import state as S
+from ..board import SQUARES
 from ..engine.apply import apply_action
 from ..engine.movegen import legal_moves
 from ..engine.playout import random_game
@@ -28,7 +29,6 @@ from .priors import commit_context, defender_hidden, pick_commit, pick_untried, 
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
 FULL_ROLLOUT = 1 << 30
-SQUARES = S.A_LEADER // 4    # the tile codes: colour * SQUARES + square
 SWAP_COUNTS = S.SWAP_COUNTS
 
 # the search configuration array ``cfg`` (float64) that run_iterations reads
@@ -101,7 +101,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
                 best, opened, best_mean = _select_root(root_active, child_stamp, stamp, action, child,
                                                        sibling, visits, avail, value)
                 opens = _opens_root(opened, best_mean, cfg, visits) \
-                    if opened < root_n and count[0] < action.shape[0] else 0
+                    if count[0] < action.shape[0] else 0
             else:
                 best, best_score, opened, best_mean, mass, mean = _select(
                     node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits,
@@ -163,21 +163,21 @@ def _hand_allows(st, a):
     the actions on its path, so only what the hands hold can differ (a tile of the colour, the
     tiles a swap discards or a commit adds, a catastrophe tile)."""
     p = st[S.TO_ACT]
-    if a < S.A_LEADER:
-        return st[S.HAND + 4 * p + (a - S.A_TILE) // SQUARES] > 0
+    if a < S.A_LEADER:                  # a tile: colour * SQUARES + square
+        return st[S.hand(p, (a - S.A_TILE) // SQUARES)] > 0
     if a < S.A_CATASTROPHE:
         return True
     if a < S.A_SWAP:
-        return st[S.CATASTROPHES + p] > 0
+        return st[S.catastrophes(p)] > 0
     if a < S.A_PASS:
         i = a - S.A_SWAP
         for c in range(4):
-            if SWAP_COUNTS[i, c] > st[S.HAND + 4 * p + c]:
+            if SWAP_COUNTS[i, c] > st[S.hand(p, c)]:
                 return False
         return True
     if S.A_COMMIT <= a < S.A_WAR:
         c = 0 if st[S.PHASE] == S.PH_REVOLT else st[S.CF_COLOUR]
-        return a - S.A_COMMIT <= st[S.HAND + 4 * p + c]
+        return a - S.A_COMMIT <= st[S.hand(p, c)]
     return True
 
 
@@ -195,8 +195,8 @@ def _stamp_moves(mv, n, legal, stamps):
 def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
             value, prior, by_mass, log_table):
     """The children of node legal in this determinization st (the mover's hand allows them,
-    ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and the best of them: by UCB (mean + c sqrt(ln avail /
-    visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
+    ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and
+    the best of them: by UCB (mean + c sqrt(ln avail / visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
     child's prior probability), or at an even root the least visited.  Returns (best child
     or -1, its score, legal children, their best mean, their prior mass, their mean); the
     last two, and PUCT, only with ``by_mass`` (PUCT or widening by mass, which read them),
