@@ -50,10 +50,11 @@ def hand_tree(children=CHILDREN, root_visits=100, untried=0.2):
 
 
 def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0, widen_exp=0.5,
-           widen_mass=0.0):
+           widen_mass=0.0, c_root=None):
     cfg = np.zeros(M.CFG_SIZE)
     cfg[M.CFG_SELECT] = 1.0 if select == "puct" else 0.0
     cfg[M.CFG_C], cfg[M.CFG_CPUCT], cfg[M.CFG_FPU] = c, cpuct, fpu
+    cfg[M.CFG_C_ROOT] = c if c_root is None else c_root
     cfg[M.CFG_OPEN_LOSING], cfg[M.CFG_WIDEN_MASS] = open_losing, widen_mass
     cfg[M.CFG_WIDEN_C], cfg[M.CFG_WIDEN_A] = widen, widen_exp
     return cfg
@@ -171,6 +172,23 @@ def test_norm_below_the_root_only_leaves_the_root_to_plain_ucb():
     tree = hand_tree(close)
     best, score, *_ = select(tree, cfg, node=5)
     assert tree.action[best] == 30 and score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
+
+
+def test_c_root_is_the_exploration_constant_at_the_root_only():
+    """c_root=0.05, plain UCB, children by hand: 10 at a mean of 0.52 over 50 visits, 20 at
+    0.45 over 10, 30 at 0.2 over 40 (each available 100 times with this walk).  At the root (node 0)
+    c_root scores 10 at 0.52 + 0.05 sqrt(ln 100 / 50) = 0.5348 and 20 at 0.45 + 0.05
+    sqrt(ln 100 / 10) = 0.4839: 10 is chosen.  Under node 5 the tree's c=0.35 scores 20 at
+    0.45 + 0.35 sqrt(ln 100 / 10) = 0.6875 and 10 at 0.52 + 0.35 sqrt(ln 100 / 50) = 0.6543:
+    20 is chosen."""
+    kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
+    cfg = cfg_of(c_root=0.05)
+    tree = hand_tree(kids)
+    best, score, *_ = select(tree, cfg)
+    assert tree.action[best] == 10 and score == pytest.approx(0.52 + 0.05 * math.sqrt(math.log(100) / 50))
+    tree = hand_tree(kids)
+    best, score, *_ = select(tree, cfg, node=5)
+    assert tree.action[best] == 20 and score == pytest.approx(0.45 + 0.35 * math.sqrt(math.log(100) / 10))
 
 
 def test_order_eval_opens_the_best_scored_untried_move_at_the_root_only():

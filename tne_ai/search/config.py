@@ -106,6 +106,8 @@ _ROWS = (
                (), ("kinds", "eval")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
+    OptionInfo("c_root", "float", None, 0.0, L.MAX_EXPLORATION, True,
+               "select=ucb: the exploration constant at the root (default: c's value)"),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,
                "progressive widening: a node opens children while it has fewer than "
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
@@ -284,6 +286,7 @@ class SearchConfig:
     within: str = "random"
     order: str = "kinds"
     c: Optional[float] = None
+    c_root: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
     select: str = "ucb"

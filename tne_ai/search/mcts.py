@@ -51,7 +51,8 @@ CFG_WITHIN = 12    # 1: a leader kind opens its moves with the most temples next
 CFG_ORDER = 13     # 1: the root opens its moves by their one-ply score (``root_score``, oneply.py)
 CFG_NORM = 14      # 1: UCB on the children's means scaled to [0, 1] between their least and best
 #                    (2: below the root only, plain UCB at the root)
-CFG_SIZE = 15
+CFG_C_ROOT = 15    # the exploration constant of UCB (plain or normalised) at the root
+CFG_SIZE = 16
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -202,7 +203,7 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
     last two, and PUCT, only with ``by_mass`` (PUCT or widening by mass, which read them),
     else 0.  Without it numba prunes their sums, so the UCB loop carries none of them across
     its call of log (each such value is stored and reloaded around the call, every child)."""
-    puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
+    puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C_ROOT] if node == 0 else cfg[CFG_C]
     # norm scores the children in a second pass (``_select_norm``), once their least and best
     # means are known: the first pass then computes no UCB score (one log a child, not two)
     norm = (cfg[CFG_NORM] == 1.0 or (cfg[CFG_NORM] == 2.0 and node != 0)) and not even \
