@@ -166,29 +166,33 @@ def test_norm_below_the_root_only_leaves_the_root_to_plain_ucb():
     close = [(10, 50, 25.5, 0.1), (20, 10, 5.0, 0.6), (30, 39, 20.28, 0.05)]
     cfg = cfg_of()
     cfg[M.CFG_NORM] = 2.0
-    tree = hand_tree(close)
-    best, score, *_ = select(tree, cfg)
-    assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
-    tree = hand_tree(close)
-    best, score, *_ = select(tree, cfg, node=5)
-    assert tree.action[best] == 30 and score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
+    (at_root, root_score), (below, below_score) = root_and_below(close, cfg)
+    assert at_root == 20 and root_score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
+    assert below == 30 and below_score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
+
+
+def root_and_below(children, cfg):
+    """(action, score) that ``_select`` picks among children at the root (node 0) and among
+    the same children under node 5."""
+    picks = []
+    for node in (0, 5):
+        tree = hand_tree(children)
+        best, score, *_ = select(tree, cfg, node=node)
+        picks.append((tree.action[best], score))
+    return picks
 
 
 def test_c_root_is_the_exploration_constant_at_the_root_only():
     """c_root=0.05, plain UCB, children by hand: 10 at a mean of 0.52 over 50 visits, 20 at
-    0.45 over 10, 30 at 0.2 over 40 (each available 100 times with this walk).  At the root (node 0)
-    c_root scores 10 at 0.52 + 0.05 sqrt(ln 100 / 50) = 0.5348 and 20 at 0.45 + 0.05
+    0.45 over 10, 30 at 0.2 over 40 (each available 100 times with this walk).  At the root
+    (node 0) c_root scores 10 at 0.52 + 0.05 sqrt(ln 100 / 50) = 0.5348 and 20 at 0.45 + 0.05
     sqrt(ln 100 / 10) = 0.4839: 10 is chosen.  Under node 5 the tree's c=0.35 scores 20 at
     0.45 + 0.35 sqrt(ln 100 / 10) = 0.6875 and 10 at 0.52 + 0.35 sqrt(ln 100 / 50) = 0.6543:
     20 is chosen."""
     kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
-    cfg = cfg_of(c_root=0.05)
-    tree = hand_tree(kids)
-    best, score, *_ = select(tree, cfg)
-    assert tree.action[best] == 10 and score == pytest.approx(0.52 + 0.05 * math.sqrt(math.log(100) / 50))
-    tree = hand_tree(kids)
-    best, score, *_ = select(tree, cfg, node=5)
-    assert tree.action[best] == 20 and score == pytest.approx(0.45 + 0.35 * math.sqrt(math.log(100) / 10))
+    (at_root, root_score), (below, below_score) = root_and_below(kids, cfg_of(c_root=0.05))
+    assert at_root == 10 and root_score == pytest.approx(0.52 + 0.05 * math.sqrt(math.log(100) / 50))
+    assert below == 20 and below_score == pytest.approx(0.45 + 0.35 * math.sqrt(math.log(100) / 10))
 
 
 def test_order_eval_opens_the_best_scored_untried_move_at_the_root_only():
