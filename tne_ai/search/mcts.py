@@ -197,7 +197,8 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
             value, prior, by_mass, log_table):
     """The children of node legal in this determinization st (the mover's hand allows them,
     ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and
-    the best of them: by UCB (mean + c sqrt(ln avail / visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
+    the best of them: by UCB (mean + c sqrt(ln avail / visits), c_root in place of c at the
+    root), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
     child's prior probability), or at an even root the least visited.  Returns (best child
     or -1, its score, legal children, their best mean, their prior mass, their mean); the
     last two, and PUCT, only with ``by_mass`` (PUCT or widening by mass, which read them),
