@@ -195,6 +195,32 @@ def test_c_root_is_the_exploration_constant_at_the_root_only():
     assert below == 20 and below_score == pytest.approx(0.45 + 0.35 * math.sqrt(math.log(100) / 10))
 
 
+def test_c_root_from_keeps_c_at_a_young_root_and_reaches_c_root_at_four_times_as_many():
+    """c=0.35, c_root=0.7, c_root_from=5,000: the root's constant is c up to 5,000 visits,
+    0.35 + 0.35 log(10,000 / 5,000) / log 4 = 0.525 at 10,000 (half way on the log scale),
+    c_root from 20,000 on; with c_root_from 0, c_root from the first visit."""
+    cfg = cfg_of(c=0.35, c_root=0.7)
+    cfg[M.CFG_C_ROOT_FROM] = 5000.0
+    for n, want in ((1, 0.35), (5000, 0.35), (10000, 0.525), (20000, 0.7), (80000, 0.7)):
+        assert M._root_c(cfg, n) == pytest.approx(want)
+    cfg[M.CFG_C_ROOT_FROM] = 0.0
+    assert M._root_c(cfg, 1) == pytest.approx(0.7)
+
+
+def test_c_root_from_chooses_by_c_until_the_root_has_grown():
+    """The children of the c_root test (10: 0.52 over 50, 20: 0.45 over 10, each available
+    100 times), c=0.35, c_root=0.05, the root at 100 visits.  c_root_from 200 (100 <= 200):
+    the root still uses c, 20 scores 0.6875 against 10's 0.6543 and is chosen; c_root_from 25
+    (100 = 4 x 25): c_root, and 10 is chosen at 0.5348."""
+    kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
+    for start, want, score in ((200.0, 20, 0.45 + 0.35 * math.sqrt(math.log(100) / 10)),
+                               (25.0, 10, 0.52 + 0.05 * math.sqrt(math.log(100) / 50))):
+        cfg = cfg_of(c_root=0.05)
+        cfg[M.CFG_C_ROOT_FROM] = start
+        (at_root, root_score), _ = root_and_below(kids, cfg)
+        assert at_root == want and root_score == pytest.approx(score)
+
+
 def test_order_eval_opens_the_best_scored_untried_move_at_the_root_only():
     """Root scores set by hand: the third legal move 0.9 (already open), the fifth 0.8, the
     rest 0: the root opens the fifth; a node below the root ignores the scores (the kinds

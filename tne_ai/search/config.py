@@ -108,6 +108,10 @@ _ROWS = (
                "UCB exploration constant" + _EVAL_OWN),
     OptionInfo("c_root", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "select=ucb: the exploration constant at the root (default: c's value)"),
+    OptionInfo("c_root_from", "int", 0, 0, L.MAX_ITERATIONS, False,
+               "with c_root: the root's exploration constant is c until the root has this "
+               "many visits, then grows with the logarithm of its visits to c_root at four "
+               "times as many (0: c_root from the first visit)"),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,
                "progressive widening: a node opens children while it has fewer than "
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
@@ -287,6 +291,7 @@ class SearchConfig:
     order: str = "kinds"
     c: Optional[float] = None
     c_root: Optional[float] = None
+    c_root_from: int = 0
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
     select: str = "ucb"

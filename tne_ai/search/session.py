@@ -35,7 +35,7 @@ from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from . import oneply
-from .mcts import (CFG_C, CFG_C_ROOT, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
+from .mcts import (CFG_C, CFG_C_ROOT, CFG_C_ROOT_FROM, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
                    CFG_OPEN_LOSING, CFG_ORDER, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, CFG_WITHIN, _add_child,
                    commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
@@ -127,6 +127,7 @@ class Search:
         self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
         self._cfg[CFG_C] = cfg.c
         self._cfg[CFG_C_ROOT] = cfg.c if cfg.c_root is None else cfg.c_root
+        self._cfg[CFG_C_ROOT_FROM] = cfg.c_root_from
         self._cfg[CFG_ROLLOUT] = cfg.rollout
         self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
