@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from tne_ai import state as S  # noqa: E402
 from tne_ai.board import SQUARES  # noqa: E402
+from tne_ai.engine.apply import red_next_to  # noqa: E402
 from tne_ai.notation import parse_move  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search import priors as P  # noqa: E402
@@ -47,7 +48,7 @@ def correlations(path, games):
                     kind = P.move_kind(pos.st, sc.masks, a)
                     if kind in LEADER_KINDS:
                         square = (a - S.A_LEADER) % SQUARES
-                        groups[kind].append((int(P._temples_next_to(pos.st.view(np.uint64), square)), v))
+                        groups[kind].append((int(red_next_to(pos.st.view(np.uint64), square)), v))
                 for kind, pairs in groups.items():
                     t = np.array([x for x, _ in pairs], float)
                     v = np.array([y for _, y in pairs], float)

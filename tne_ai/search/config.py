@@ -95,10 +95,6 @@ _ROWS = (
     OptionInfo("prior", "choice", "kinds", None, None, False,
                "move priors for progressive widening: move-kind scores or none",
                (), ("kinds", "none")),
-    OptionInfo("within", "choice", "random", None, None, False,
-               "which move of a kind widening opens next: random, or temples (a leader kind "
-               "opens the squares with the most temples next to them first, at random among "
-               "those)", (), ("random", "temples")),
     OptionInfo("order", "choice", "kinds", None, None, False,
                "which move the root of an action decision opens next: kinds (widening's "
                "kind order) or eval (the move whose position after it the fitted evaluation "
@@ -287,7 +283,6 @@ class SearchConfig:
     spec's); an explicit budget given to ``search()``/``Search.run`` wins."""
     evaluation: str = "model"
     prior: str = "kinds"
-    within: str = "random"
     order: str = "kinds"
     c: Optional[float] = None
     c_root: Optional[float] = None

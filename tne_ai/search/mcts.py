@@ -47,14 +47,13 @@ CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children'
 CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the session
 #                     runs the rounds and marks the moves still in play in ``root_active``)
 CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
-CFG_WITHIN = 12    # 1: a leader kind opens its moves with the most temples next to them first
-CFG_ORDER = 13     # 1: the root opens its moves by their one-ply score (``root_score``, oneply.py)
-CFG_NORM = 14      # 1: UCB on the children's means scaled to [0, 1] between their least and best
+CFG_ORDER = 12     # 1: the root opens its moves by their one-ply score (``root_score``, oneply.py)
+CFG_NORM = 13      # 1: UCB on the children's means scaled to [0, 1] between their least and best
 #                    (2: below the root only, plain UCB at the root)
-CFG_C_ROOT = 15    # the exploration constant of UCB (plain or normalised) at the root
-CFG_C_ROOT_FROM = 16  # > 0: the root's constant is CFG_C up to this many root visits and grows
+CFG_C_ROOT = 14    # the exploration constant of UCB (plain or normalised) at the root
+CFG_C_ROOT_FROM = 15  # > 0: the root's constant is CFG_C up to this many root visits and grows
 #                       with their logarithm to CFG_C_ROOT at four times as many (``_root_c``)
-CFG_SIZE = 17
+CFG_SIZE = 16
 LOG_4 = math.log(4.0)
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
@@ -378,8 +377,7 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, at_roo
                 kind_w[k] = RESCUE_TIE * prior_w[k]
             weights = kind_w
         a = pick_untried(st, mv, n, legal, lstamp, child_stamp, stamp, weights,
-                         child[node], sibling, action, kmask, masks, kind_counts, rng,
-                         np.int64(cfg[CFG_WITHIN]))
+                         child[node], sibling, action, kmask, masks, kind_counts, rng)
     elif prior_w is not None and widen and (phase == S.PH_REVOLT or phase == S.PH_WAR):
         a = pick_commit(st, mv, n, child_stamp, stamp)
     else:

@@ -41,7 +41,7 @@ from numba import njit
 
 from .. import state as S
 from ..bits import NOT_COL_A, NOT_COL_P, U0, U1, dilate, down_by, has, lowest_bit, up_by
-from ..board import ALL, BLACK, NEIGHBOUR_MASK, NO_SQUARE, N_MONUMENTS, RED, SQUARES
+from ..board import ALL, BLACK, NO_SQUARE, N_MONUMENTS, SQUARES
 from ..engine.apply import MON_A, MON_B, conflict_strengths
 from ..engine.kingdoms import label, occupied
 from ..engine.movegen import empty_squares, touch_counts
@@ -317,29 +317,11 @@ def _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found):
 
 
 @njit(cache=True, _nrt=False)
-def _temples_next_to(bb, sq):
-    """The temples (red tiles) on the squares orthogonally next to square sq."""
-    base = S.tile_bb(RED)
-    k = np.int64(0)
-    for w in range(3):
-        x = bb[base + w] & NEIGHBOUR_MASK[sq, w]
-        while x != U0:
-            k += 1
-            x &= x - U1
-    return k
-
-
-@njit(cache=True, _nrt=False)
-def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, masks, rng, support=0):
-    """An untried legal move of that kind, uniformly at random; -1 if there is none.  With
-    ``support`` 1, a leader kind's move is drawn among those with the most temples on the
-    squares next to it (a leader's strength in a revolt, SPEC section 4)."""
+def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, masks, rng):
+    """An untried legal move of that kind, uniformly at random; -1 if there is none."""
     me = st[S.TO_ACT]
     best = np.int64(-1)   # typed, as _consider's arguments: one compile
     found = np.int64(0)
-    by_support = support == 1 and K_LEADER_REVOLT <= kind <= K_LEADER_NEW
-    bb = st.view(np.uint64)
-    top = np.int64(-1)
     if kind == K_LEADER_MOVE:
         for j in range(n):
             a = moves[j]
@@ -367,14 +349,6 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
                     sq = 64 * w + lowest_bit(x)
                     a = base + SQUARES * c + sq
                     x &= x - U1
-                    if by_support:
-                        if legal_stamp[a] != lstamp or child_stamp[a] == stamp:
-                            continue
-                        k = _temples_next_to(bb, sq)
-                        if k < top:
-                            continue
-                        if k > top:
-                            top, found = k, np.int64(0)
                     best, found = _consider(a, legal_stamp, lstamp, child_stamp, stamp, rng, best, found)
     else:
         for j in range(n):
@@ -387,7 +361,7 @@ def _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, kind, m
 
 @njit(cache=True, _nrt=False)
 def pick_untried(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, weights, first_child,
-                 sibling, action, kmask, masks, counts, rng, support=0):
+                 sibling, action, kmask, masks, counts, rng):
     """The untried legal move to open next at a node: of the kind k with the best
     weights[k] - log(1 + children of kind k already open here), uniformly at random within
     the kind; -1 if every legal move was tried.  Each further child of one kind is worth
@@ -416,8 +390,7 @@ def pick_untried(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, weights,
                 best_kind = k
         if best_kind < 0:
             break
-        a = _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, best_kind, masks, rng,
-                          support)
+        a = _pick_of_kind(st, moves, n, legal_stamp, lstamp, child_stamp, stamp, best_kind, masks, rng)
         if a >= 0:
             return a
         empty |= 1 << best_kind

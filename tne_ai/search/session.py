@@ -37,7 +37,7 @@ from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from . import oneply
 from .mcts import (CFG_C, CFG_C_ROOT, CFG_C_ROOT_FROM, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
                    CFG_OPEN_LOSING, CFG_ORDER, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
-                   CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, CFG_WITHIN, _add_child,
+                   CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, _add_child,
                    commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
@@ -132,7 +132,6 @@ class Search:
         self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
-        self._cfg[CFG_WITHIN] = 1.0 if cfg.within == "temples" else 0.0
         self._cfg[CFG_ORDER] = 1.0 if cfg.order == "eval" else 0.0
         self._cfg[CFG_NORM] = (1.0 if cfg.norm_root else 2.0) if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
