@@ -210,6 +210,56 @@ def test_an_unexpected_error_is_one_json_line_and_one_log_line(client, monkeypat
                                 "RuntimeError: planted fault"]
 
 
+def test_a_client_that_leaves_in_the_middle_of_a_body_is_no_error(tmp_path):
+    """A real `tne serve` on 127.0.0.1: a client sends the head of a POST and 9 of the 100
+    bytes its Content-Length announces, then closes the socket.  That is a normal event:
+    the server serves on (the next request is answered; the cut request made no game) and
+    its log, read once it has stopped (Ctrl-C), holds no error and no traceback: only the
+    line of the Ctrl-C."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    from web_support import free_port
+    port = free_port()
+    with open(tmp_path / "err.txt", "w+") as err:
+        proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "-q", "serve", "--port",
+                                 str(port), "--ai", "random", "--games-dir",
+                                 str(tmp_path / "games")],
+                                stdout=subprocess.PIPE, stderr=err, text=True, cwd=tmp_path)
+        try:
+            first = proc.stdout.readline()
+            assert first.startswith(f"tne serve: http://127.0.0.1:{port}/ "), first
+            deadline = time.monotonic() + 120     # the URL is printed just before it listens
+            while True:
+                try:
+                    s = socket.create_connection(("127.0.0.1", port), timeout=60)
+                    break
+                except ConnectionRefusedError:
+                    assert time.monotonic() < deadline, "the server did not listen"
+                    time.sleep(0.1)
+            with s:
+                s.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                          b'{"seats":')
+            with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
+                s.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Connection: close\r\n\r\n")
+                answer = b""
+                while chunk := s.recv(65536):
+                    answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 ")
+            assert json.loads(body) == {"games": []}
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=60) == 130     # stopped by Ctrl-C (SIGINT)
+        finally:
+            proc.kill()
+            proc.stdout.close()
+        err.seek(0)
+        assert [line for line in err.read().splitlines() if line] == ["tne: interrupted"]
+
+
 def _mutate(d, rng, depth=0):
     """d with one value somewhere replaced, removed or set to a hostile value."""
     values = [None, -1, 0, 7, 10 ** 12, "x", "", [], {}, [None], True, 1.5, "Z99", "rrrr",

@@ -41,7 +41,8 @@ import threading
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.responses import FileResponse, JSONResponse, StreamingResponse
+from starlette.requests import ClientDisconnect
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -125,10 +126,15 @@ def _seat_of(request, game, value, required=True, human=False):
 
 
 def _api(handler):
-    """Errors a request can cause become a 4xx one-line JSON answer."""
+    """Errors a request can cause become a 4xx one-line JSON answer.  A client that leaves
+    before its body is read whole (ClientDisconnect) is a normal event, not an error: nobody
+    is left to answer, nothing is logged and nothing was changed (the body is read before
+    anything is done with it)."""
     async def wrapped(request):
         try:
             return await handler(request)
+        except ClientDisconnect:
+            return Response(status_code=400)
         except RequestError as e:
             return _error(e, e.status)
         except TneError as e:
@@ -161,6 +167,8 @@ class _Guard:
             await send(message)
         try:
             await self.app(scope, receive, sending)
+        except ClientDisconnect:  # the client left: a normal event, no one to answer
+            return
         except Exception as e:  # the last resort: one line, no traceback
             _log_line(f"internal error on {scope.get('method')} "
                       f"{L.clip(scope.get('path', ''), 80)}: {type(e).__name__}: {e}")
