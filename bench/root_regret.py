@@ -1,5 +1,5 @@
 """How far a search's choice is from the best root move of a much longer search that opens
-every move, and where that best move stands in the orders the search opens moves in.
+every move.
 
 For mid-game positions of the 2 s match's records (``root_spread.positions``), a reference
 search (``--ref-spec``, default ``mcts:widen=0``: every root move opened, so each is valued)
@@ -10,11 +10,8 @@ position at each budget with a few seeds, and the table reports per spec and bud
 - found: how often the move chosen is the reference's best;
 - opened: how often the reference's best move was among the root's children at all.
 
-The last table ranks the reference's best move in two orders: the move-kind prior's (as
-widening opens them: the kind weights less log(1 + moves of the kind already taken), at
-random within a kind, averaged over draws) and the one-ply evaluation's (``root_order``:
-the mover's fitted win chance after the move, its pending decisions settled, averaged over
-determinizations of the mover's view).
+(Until 6e0d708 it also ranked the reference's best move in the one-ply order of the
+``order=eval`` option, dropped since: bench/README.md, "Tried and dropped".)
 
     python3 bench/root_regret.py --ref 1000000 --budgets 5000,20000,40000 mcts:
 """
@@ -53,7 +50,6 @@ def main():
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     rows = {}
-    ranks = []
     for name, p in positions(games=args.games):
         ref = reference(p, args.ref_spec, args.ref)
         if ref is None:
@@ -61,9 +57,6 @@ def main():
         means, rs = ref
         best = max(means, key=means.get)
         top = means[best]
-        order = rs.root_order() if hasattr(rs, "root_order") else None
-        if order is not None:
-            ranks.append((order.index(best) + 1, len(order), top - means.get(order[0], 0.0)))
         print(f"{name}: {len(rs.legal)} moves, reference best {best} at {top:.3f}", flush=True)
         for spec in args.specs:
             for b in budgets:
@@ -80,10 +73,6 @@ def main():
         n = len(r)
         print(f"| `{spec}` | {b:,} | {n} | {np.mean([x[0] for x in r]):.4f} | "
               f"{sum(x[1] for x in r) / n:.2f} | {sum(x[2] for x in r) / n:.2f} |")
-    if ranks:
-        print("one-ply order: rank of the reference's best (mean, median), regret of its first: "
-              f"{np.mean([x[0] for x in ranks]):.1f}, {np.median([x[0] for x in ranks]):.0f} of "
-              f"{np.mean([x[1] for x in ranks]):.0f}; {np.mean([x[2] for x in ranks]):.4f}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from test_tactics import midgame, revolt
 from tne_ai import state as S
 from tne_ai.agents import make_agent
 from tne_ai.engine.movegen import legal_moves
-from tne_ai.engine.rng import make_rng
 from tne_ai.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search import mcts as M
@@ -219,48 +218,6 @@ def test_c_root_from_chooses_by_c_until_the_root_has_grown():
         cfg[M.CFG_C_ROOT_FROM] = start
         (at_root, root_score), _ = root_and_below(kids, cfg)
         assert at_root == want and root_score == pytest.approx(score)
-
-
-def test_order_eval_opens_the_best_scored_untried_move_at_the_root_only():
-    """Root scores set by hand: the third legal move 0.9 (already open), the fifth 0.8, the
-    rest 0: the root opens the fifth; a node below the root ignores the scores (the kinds
-    order it, so the opened move is not the open one and is legal)."""
-    p = Position.new(2, seed=3)
-    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    n = legal_moves(p.st, moves)
-    sc, tree = Scratch(), Tree(8)
-    legal = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    legal[moves[:n]] = 4
-    sc.root_score[:] = 0.0
-    sc.root_score[moves[2]], sc.root_score[moves[4]] = 0.9, 0.8
-    sc.child_stamp[moves[2]] = 7
-    cfg = cfg_of()
-    cfg[M.CFG_ORDER] = 1.0
-    for at_root, want in ((True, moves[4]), (False, None)):
-        a, p_, p_next = M._new_move(p.st.copy(), moves, n, legal, 4, sc.child_stamp, 7, 0, False, at_root,
-                                    cfg, P.PRIOR_DEFAULT, None, make_rng(1), sc.kmask, sc.masks,
-                                    sc.kind_counts, sc.probs, sc.kind_w, sc.root_score, tree.action,
-                                    tree.child, tree.sibling)
-        assert a != moves[2] and a in moves[:n]
-        if want is not None:
-            assert a == want
-
-
-@pytest.mark.parametrize("name", ["revolt_by_leader_move_2p", "revolt_by_leader_move_3p",
-                                  "revolt_by_leader_move_4p", "pass_keeps_monument_points_2p"])
-def test_the_one_ply_order_puts_a_move_that_wins_at_once_first(name):
-    """In these end-game tactics the mover plays the last action of the game (the bag
-    cannot refill his hand, so the game ends with his turn, SPEC 3; each position's
-    reasoning), so the position after any move is over and scored exactly: a win chance of
-    1 after the only winning move, 0 after every other.  The tie-breaks move a score by far
-    less than 0.001."""
-    d, p = endgame_position(name)
-    s = Search(p, SearchConfig.from_spec("mcts:order=eval").replace(seed=2))
-    order = s.root_order()
-    score = s.scratch[0].root_score
-    assert move_text(order[0]) in d["winning"]
-    assert score[order[0]] == pytest.approx(1.0, abs=1e-3)
-    assert all(score[a] < 1e-3 for a in order[1:])
 
 
 def test_a_node_whose_opened_children_all_lose_opens_another():

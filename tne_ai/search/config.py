@@ -95,11 +95,6 @@ _ROWS = (
     OptionInfo("prior", "choice", "kinds", None, None, False,
                "move priors for progressive widening: move-kind scores or none",
                (), ("kinds", "none")),
-    OptionInfo("order", "choice", "kinds", None, None, False,
-               "which move the root of an action decision opens next: kinds (widening's "
-               "kind order) or eval (the move whose position after it the fitted evaluation "
-               "rates best for the mover, averaged over 4 sampled worlds: search/oneply.py)",
-               (), ("kinds", "eval")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
     OptionInfo("c_root", "float", None, 0.0, L.MAX_EXPLORATION, True,
@@ -283,7 +278,6 @@ class SearchConfig:
     spec's); an explicit budget given to ``search()``/``Search.run`` wins."""
     evaluation: str = "model"
     prior: str = "kinds"
-    order: str = "kinds"
     c: Optional[float] = None
     c_root: Optional[float] = None
     c_root_from: int = 0

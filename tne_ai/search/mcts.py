@@ -47,13 +47,12 @@ CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children'
 CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the session
 #                     runs the rounds and marks the moves still in play in ``root_active``)
 CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
-CFG_ORDER = 12     # 1: the root opens its moves by their one-ply score (``root_score``, oneply.py)
-CFG_NORM = 13      # 1: UCB on the children's means scaled to [0, 1] between their least and best
+CFG_NORM = 12      # 1: UCB on the children's means scaled to [0, 1] between their least and best
 #                    (2: below the root only, plain UCB at the root)
-CFG_C_ROOT = 14    # the exploration constant of UCB (plain or normalised) at the root
-CFG_C_ROOT_FROM = 15  # > 0: the root's constant is CFG_C up to this many root visits and grows
+CFG_C_ROOT = 13    # the exploration constant of UCB (plain or normalised) at the root
+CFG_C_ROOT_FROM = 14  # > 0: the root's constant is CFG_C up to this many root visits and grows
 #                       with their logarithm to CFG_C_ROOT at four times as many (``_root_c``)
-CFG_SIZE = 16
+CFG_SIZE = 15
 LOG_4 = math.log(4.0)
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
@@ -80,8 +79,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     numba level, so run_iterations is the search's one compile unit per ingredient set
     (bench/README.md, packed arguments)."""
     (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, reward, kmask, masks,
-     feats, root_sum, kind_counts, move_sums, probs, kind_w, root_active, root_score,
-     log_table) = scratch
+     feats, root_sum, kind_counts, move_sums, probs, kind_w, root_active, log_table) = scratch
     action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
     halving = cfg[CFG_HALVING] == 1.0 and not even_root
@@ -117,9 +115,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
                 opens = opens if opened < n else 0
             if opens:
                 a, p, p_next = _new_move(st, root_moves if at_root else moves, n, legal, lstamp,
-                                         child_stamp, stamp, node, opens == 2, at_root, cfg, prior_w,
-                                         by_mass, rng, kmask, masks, kind_counts, probs, kind_w,
-                                         root_score, action, child, sibling)
+                                         child_stamp, stamp, node, opens == 2, cfg, prior_w, by_mass,
+                                         rng, kmask, masks, kind_counts, probs, kind_w, action, child,
+                                         sibling)
                 depth += 1
                 path[depth] = _add_child(node, a, p, p_next, st[S.TO_ACT], action, parent, child, sibling,
                                          player, visits, avail, value, prior, untried, count)
@@ -350,27 +348,18 @@ def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, u
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, at_root, cfg, prior_w, by_mass,
-              rng, kmask, masks, kind_counts, probs, kind_w, root_score, action, child, sibling):
+def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, by_mass,
+              rng, kmask, masks, kind_counts, probs, kind_w, action, child, sibling):
     """The untried legal action to open and its prior probability, with the best probability
     still untried after it: (action, p, p_next; read from ``prior_probs`` with PUCT or
     widening by mass, else 0 and 1).  With priors by kind score (``pick_untried`` in the
     action phase: each further child of a kind is worth less, so the first children cover
     the likely kinds; ``pick_commit`` in a conflict), else at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
-    open, the prior only breaking ties: the priors' favourites were tried and lost.
-    With ``order=eval`` (cfg) the root of an action decision opens its untried move of the
-    best one-ply score (``root_score``, filled by the session: ``oneply.py``; the first
-    listed on an exact tie), a rescue included."""
+    open, the prior only breaking ties: the priors' favourites were tried and lost."""
     phase = st[S.PHASE]
     widen = cfg[CFG_WIDEN_C] > 0.0 or by_mass is not None or rescue
-    if at_root and cfg[CFG_ORDER] == 1.0 and phase == S.PH_ACTION:
-        a, top = mv[0], -1e300
-        for i in range(n):
-            m = mv[i]
-            if child_stamp[m] != stamp and root_score[m] > top:
-                a, top = m, root_score[m]
-    elif prior_w is not None and widen and phase == S.PH_ACTION:
+    if prior_w is not None and widen and phase == S.PH_ACTION:
         weights = prior_w
         if rescue:
             for k in range(prior_w.shape[0]):

@@ -34,14 +34,11 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from . import oneply
 from .mcts import (CFG_C, CFG_C_ROOT, CFG_C_ROOT_FROM, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
-                   CFG_OPEN_LOSING, CFG_ORDER, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
+                   CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, _add_child,
                    commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
-
-ORDER_STREAM = 1 << 20      # thread_seed index of order=eval's generator (no thread has it)
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
 # most; a time budget is sized at 200,000 iterations a second (above what one thread
@@ -132,7 +129,6 @@ class Search:
         self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
-        self._cfg[CFG_ORDER] = 1.0 if cfg.order == "eval" else 0.0
         self._cfg[CFG_NORM] = (1.0 if cfg.norm_root else 2.0) if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
@@ -156,7 +152,6 @@ class Search:
         self.iterations = 0
         self.seconds = 0.0
         self._halving_move = None
-        self._ordered = False                   # order=eval: the root's one-ply scores are set
         self._inherit = inherit                 # (trees, root, viewer) to take subtrees from
 
     # --- running ------------------------------------------------------------------------
@@ -239,8 +234,6 @@ class Search:
         threads = self.config.threads
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else None
-        if self._cfg[CFG_ORDER] == 1.0 and not self._ordered:
-            self._order_root()
         share = -(-iterations // threads) if iterations is not None else None
         for i in range(threads):
             self._tree(i, share, seconds)
@@ -260,31 +253,6 @@ class Search:
                 pool.shutdown()
         if self.seconds > 0 and self.iterations > 0:
             _rate[0] = self.iterations / threads / self.seconds
-
-    def _order_root(self):
-        """order=eval: every root move's one-ply score (oneply.py) into each thread's scratch,
-        once per root (its own seed: the threads' generators are not drawn from)."""
-        self._ordered = True
-        if int(self.root[S.PHASE]) != S.PH_ACTION:
-            return
-        sc = self.scratch[0]
-        moves = np.array(self.legal, dtype=np.int64)
-        weights = self._model_w if self._model_w is not None else model_weights()
-        oneply.one_ply_scores(self.root, self.viewer, moves, len(moves), oneply.WORLDS, weights,
-                              self._prior_w, make_rng(thread_seed(self.config.seed, ORDER_STREAM)),
-                              np.empty_like(self.root), np.empty_like(self.root),
-                              np.empty(S.MAX_MOVES, dtype=np.int64), sc.kmask, sc.masks, sc.feats,
-                              sc.reward, sc.root_score)
-        for other in self.scratch[1:]:
-            other.root_score[:] = sc.root_score
-
-    def root_order(self) -> List[int]:
-        """The root's legal moves by one-ply score, best first (ties: the lower code), as
-        ``order=eval`` opens them."""
-        if not self._ordered:
-            self._order_root()
-        score = self.scratch[0].root_score
-        return sorted(self.legal, key=lambda a: (-score[a], a))
 
     def _rounds(self, pool, iterations, deadline, report, every, clock, only=None):
         """Run ``iterations`` (all threads together, or thread ``only``'s alone; None: no
