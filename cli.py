@@ -995,10 +995,14 @@ def analyse(record_file, game, seconds, iterations, search_spec, jobs, seed, out
               show_default=True, help="The gate's SPRT tests elo <= 0 against elo >= this.")
 @click.option("--gate-records", type=OUT_FILE, default=None, metavar="FILE.jsonl",
               help="Write the gate match's game records here.")
+@click.option("--net", "value_net", is_flag=True,
+              help="Fit the value network (needs the train extra) instead of the linear "
+                   "evaluation and prior: -o names a value network file (give it to "
+                   "mcts:evaluation=net,net=FILE); the gate plays it so.")
 @click.option("-o", "--out", "weights_out", type=OUT_FILE, required=True,
               metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
 def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
-          ray_address, holdout, every, gate_deals, gate_elo, gate_records, weights_out):
+          ray_address, holdout, every, gate_deals, gate_elo, gate_records, value_net, weights_out):
     """Learn the evaluation and the move prior from self-play games.
 
     Example: tne train --games 50 --jobs 2 --records selfplay.jsonl -o weights.npz
@@ -1041,8 +1045,13 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
             progress.end()
         if not records:
             raise TrainError("no games to learn from: give --games or --data")
-        w, prior, report = fit(records, holdout=holdout, seed=seed, every=every,
-                               progress=progress.say)
+        if value_net:
+            from tne_ai.fit_value import train_value
+            arrays, report = train_value(records, holdout=holdout, seed=seed, every=every,
+                                         progress=progress.say)
+        else:
+            w, prior, report = fit(records, holdout=holdout, seed=seed, every=every,
+                                   progress=progress.say)
         progress.end()
         from tne_ai.provenance import provenance, spec_weights
         info = {"agent": agent_spec, "games": len(records), "seed": seed,
@@ -1060,7 +1069,11 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
                                f"{e.strerror or _one_line(e)}") from None
             os.close(fd)
         try:
-            save_weights(target, w, prior, info)
+            if value_net:
+                from tne_ai.search.value import save_net
+                save_net(target, arrays, info)
+            else:
+                save_weights(target, w, prior, info)
         except OSError as e:
             if target != weights_out:
                 os.remove(target)
@@ -1068,7 +1081,7 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         if gate_deals:
             try:
                 accepted, match = gate(
-                    agent_spec, target, gate_deals, players=players, elo1=gate_elo,
+                    agent_spec, target, gate_deals, players=players, elo1=gate_elo, net=value_net,
                     seed=(seed + 1) % (L.MAX_SEED + 1), jobs=jobs, backend=backend, ray_address=ray_address,
                     out=gate_records, progress=lambda done, total: done and progress.say(
                         "gate", f"tne train: gate: {done} games"))
@@ -1087,7 +1100,12 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     if data_files:
         sources.append(f"{from_data} from --data")
     click.echo(f"learnt from {len(records)} game records: {' and '.join(sources)}")
-    for line in report_lines(report, w, prior):
+    if value_net:
+        from tne_ai.fit_value import value_report_lines
+        lines = value_report_lines(report)
+    else:
+        lines = report_lines(report, w, prior)
+    for line in lines:
         click.echo(line)
     if gate_deals:
         click.echo("gate: the new weights (new) against the agent of the self-play games "

@@ -146,3 +146,54 @@ def fit_value(train_set, test_set, hidden=(32, 16), linear=None, epochs=40, batc
             best = {k: np.asarray(v, dtype=np.float64) for k, v in params.items()}
     arrays = {"mu": mu, "sigma": sigma, **best}
     return {k: arrays[k] for k in NET_ARRAYS}, {"epochs": history, "best": best_loss}
+
+
+def train_value(records, holdout=0.2, seed=0, every=1, hidden=(32, 16), epochs=12,
+                learning_rate=5e-4, l2=1e-3, progress=None):
+    """The value network fitted to the records' positions (``tne train --net``): returns
+    (arrays, report).  The games are split by a seeded share ``holdout`` (as the linear fit's
+    ``tne_ai.train.split``); the report gives, per player count present, the held-out
+    positions and the log-loss and favourite's accuracy of the network and of the shipped
+    linear evaluation it starts from."""
+    from . import limits as L
+    from .errors import InputError
+    from .io import parse_float, parse_int
+    from .search.evaluate import model_weights
+    from .train import TrainError, dataset, log_loss, model_chances, player_mask, split
+    try:
+        holdout = parse_float(holdout, "holdout", 0, 1, lo_open=True, hi_open=True)
+        seed = parse_int(seed, "seed", 0, L.MAX_SEED)
+        every = parse_int(every, "every", 1, L.MAX_EVERY)
+    except InputError as e:
+        raise TrainError(str(e)) from None
+    data = dataset(records, every=every, progress=progress)
+    train_set, test_set = split(data, holdout, seed)
+    if len(train_set["y"]) == 0 or len(test_set["y"]) == 0:
+        raise TrainError("too few games to hold some out: play more games")
+    linear = model_weights()
+    arrays, fit_report = fit_value(train_set, test_set, hidden=hidden, linear=linear,
+                                   epochs=epochs, learning_rate=learning_rate, l2=l2, seed=seed,
+                                   progress=progress)
+    counts = {}
+    for n in (2, 3, 4):
+        rows = np.asarray(test_set["players"]) == n
+        if not rows.any():
+            continue
+        part = {k: test_set[k][rows] for k in ("x", "y", "players")}
+        counts[n] = {"positions": int(rows.sum()),
+                     "net": value_loss(arrays, part),
+                     "linear": log_loss(model_chances(part, linear), part["y"],
+                                        player_mask(part["players"]))}
+    return arrays, {"counts": counts, "epochs": fit_report["epochs"],
+                    "train_positions": len(train_set["y"])}
+
+
+def value_report_lines(report):
+    """The text lines of a ``train_value`` report."""
+    lines = [f"value network: fitted on {report['train_positions']} positions; held-out "
+             f"log-loss (favourite won):"]
+    for n, r in report["counts"].items():
+        lines.append(f"  {n} players, {r['positions']} positions: network {r['net'][0]:.4f} "
+                     f"({r['net'][1]:.1%}), linear evaluation {r['linear'][0]:.4f} "
+                     f"({r['linear'][1]:.1%})")
+    return lines

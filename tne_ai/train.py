@@ -430,13 +430,14 @@ def check_gate_agent(agent_spec):
 
 
 def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed=0, jobs=1,
-         backend="local", ray_address=None, out=None, progress=None):
+         backend="local", ray_address=None, out=None, progress=None, net=False):
     """Whether the weights in ``weights_file`` pass the gate: a match of ``agent_spec``
     with those weights ("new") against ``agent_spec`` as given ("previous", the generation
     before: the agent that played the self-play games), ``players`` seats with one "new",
     at most ``deals`` deals in every seat rotation, stopped by an SPRT(0, elo1) (alpha =
     beta = 0.05).  Returns (accepted, TournamentResult): accepted only when the SPRT
-    accepts H1 (elo >= elo1); H0 or no decision within the deals rejects the weights."""
+    accepts H1 (elo >= elo1); H0 or no decision within the deals rejects the weights.
+    ``net``: the file is a value network, played as ``evaluation=net,net=FILE``."""
     from . import limits as L
     from .errors import InputError
     from .io import parse_float, parse_int
@@ -450,7 +451,10 @@ def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed
         raise TrainError(str(e)) from None
     check_gate_agent(agent_spec)
     try:
-        new_spec = SearchConfig.from_spec(agent_spec).replace(weights=weights_file).to_spec()
+        cfg = SearchConfig.from_spec(agent_spec)
+        cfg = cfg.replace(evaluation="net", net=weights_file) if net else \
+            cfg.replace(weights=weights_file)
+        new_spec = cfg.to_spec()
     except SearchConfigError as e:
         raise TrainError(str(e)) from None
     agents = {"previous": agent_spec, "new": new_spec}

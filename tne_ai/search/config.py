@@ -45,6 +45,8 @@ EVALUATION_DEFAULTS = {
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
               "reuse": True, "open_losing": 0.02, "norm": True},
 }
+# the value network (search/value.py) takes the fitted model's settings
+EVALUATION_DEFAULTS["net"] = dict(EVALUATION_DEFAULTS["model"])
 # The evaluation's own options whose default depends on the game's player count, per count
 # (``resolved(players)``; without a count EVALUATION_DEFAULTS' value holds).  Normalised UCB
 # beats plain UCB with 2 players, is level with 3 and 4 at equal iterations while an
@@ -54,6 +56,7 @@ EVALUATION_DEFAULTS = {
 COUNT_DEFAULTS = {
     "model": {"norm": {2: True, 3: True, 4: False}},
 }
+COUNT_DEFAULTS["net"] = COUNT_DEFAULTS["model"]
 # Rollout length used unless one is given: 0 = evaluate the expanded node at once; it beat
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
@@ -90,8 +93,9 @@ class OptionInfo(NamedTuple):
 _EVAL_OWN = " (default: the evaluation's own, EVALUATION_DEFAULTS)"
 _ROWS = (
     OptionInfo("evaluation", "choice", "model", None, None, False,
-               "leaf evaluation: the fitted model or the hand-set basic one",
-               ("eval",), ("model", "basic")),
+               "leaf evaluation: the fitted linear model, the value network (net) or the "
+               "hand-set basic one",
+               ("eval",), ("model", "net", "basic")),
     OptionInfo("prior", "choice", "kinds", None, None, False,
                "move priors for progressive widening: move-kind scores or none",
                (), ("kinds", "none")),
@@ -164,6 +168,9 @@ _ROWS = (
                "root-parallel search trees (their root statistics are summed)"),
     OptionInfo("weights", "path", None, None, None, False,
                "a weights file of tne train (default: the shipped weights)"),
+    OptionInfo("net", "path", None, None, None, False,
+               "evaluation=net: a value network file of tne train --net (default: the "
+               "shipped search/weights/value.npz)"),
     OptionInfo("capacity", "int", None, 2, L.MAX_NODES, False,
                "tree nodes per thread (default: sized from the budget)"),
     OptionInfo("batch", "int", DEFAULT_BATCH, 1, L.MAX_BATCH, False,
@@ -299,6 +306,7 @@ class SearchConfig:
     leader: Optional[float] = None
     threads: int = 1
     weights: Optional[str] = None
+    net: Optional[str] = None
     capacity: Optional[int] = None
     batch: int = DEFAULT_BATCH
     iterations: Optional[int] = None

@@ -26,6 +26,7 @@ from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_
 from .determinize import determinize
 from .evaluate import evaluate, evaluate_model, settle
 from .priors import commit_context, defender_hidden, pick_commit, pick_untried, prior_probs
+from .value import evaluate_net
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
 FULL_ROLLOUT = 1 << 30
@@ -59,7 +60,7 @@ RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this ti
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, by_mass,
-                   rng, scratch, tree):
+                   rng, scratch, tree, net=None):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place
     (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
     array).  Each iteration determinizes, walks down (``_select`` among the children legal
@@ -69,7 +70,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     (``_backup``).
 
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
-    evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
+    evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``net`` (the value
+    network, search/value.py: its arrays and this thread's scratch; it wins over model_w),
+    ``prior_w`` (move
     priors for widening; None: untried moves open at random), ``settle_on`` (True: settle
     pending decisions before scoring a leaf) and ``by_mass`` (True: PUCT or widening by mass,
     which read the prior probabilities: ``_select``'s sums, ``prior_probs``).  numba prunes a
@@ -131,7 +134,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
         random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
         if settle_on is not None:
             settle(st, rng, moves)
-        if model_w is not None:
+        if net is not None:
+            evaluate_net(st, net[0], net[1], kmask, feats, reward)
+        elif model_w is not None:
             evaluate_model(st, model_w, kmask, feats, reward)
         else:
             evaluate(st, eval_params, reward)

@@ -34,6 +34,7 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
+from .value import load_net, net_tuple, shipped_net, value_scratch
 from .mcts import (CFG_C, CFG_C_ROOT, CFG_C_ROOT_FROM, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
                    CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, _add_child,
@@ -115,6 +116,7 @@ class Search:
             int(st[S.PLAYERS]))
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
+        self._net = _value_net(cfg)
         self._settle = True if cfg.settle else None
         # PUCT and widening by mass read the children's prior mass (mcts._select)
         self._by_mass = True if cfg.select == "puct" or cfg.widen_mass > 0 else None
@@ -149,6 +151,8 @@ class Search:
         self.legal = [int(m) for m in moves[:n]]
         self.trees = [None] * self.config.threads
         self.scratch = [Scratch() for _ in range(self.config.threads)]
+        self._net_scratch = [None if self._net is None else value_scratch(self._net)
+                             for _ in range(self.config.threads)]
         self.iterations = 0
         self.seconds = 0.0
         self._halving_move = None
@@ -367,7 +371,8 @@ class Search:
                     and tree.capacity < AUTO_NODES:
                 tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
-                           self._prior_w, self._settle, self._by_mass, rng, scratch.packed, tree.packed)
+                           self._prior_w, self._settle, self._by_mass, rng, scratch.packed, tree.packed,
+                           None if self._net is None else (self._net, self._net_scratch[i]))
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
                 break
@@ -578,6 +583,17 @@ def _grown(tree, capacity):
         b[:n] = a[:n]
     bigger.count[0] = n
     return bigger
+
+
+def _value_net(cfg):
+    """The value network's arrays (the kernels' tuple) when the config evaluates with it:
+    the config's file, else the shipped one; None otherwise."""
+    if cfg.evaluation != "net":
+        return None
+    if cfg.net is None:
+        return shipped_net()
+    arrays, _ = load_net(cfg.net)
+    return net_tuple(arrays)
 
 
 def _ingredients(cfg, weights, prior_w):
