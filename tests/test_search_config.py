@@ -46,8 +46,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
               "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0",
               "endings": "0", "select": "puct", "cpuct": "1.5", "fpu": "0.2",
               "open_losing": "0.03", "widen_mass": "0.25", "halving": "24",
-              "norm": "1", "norm_root": "0",
-              "c_root": "0.2", "c_root_from": "5000"}
+              "norm": "1"}
     # the agent spec takes every option of the config (these by their older names, plus the
     # tree's capacity and batch)
     assert {C.canonical(k) for k in values} | {"capacity", "batch"} == set(_OPTIONS["mcts"])
@@ -60,16 +59,14 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
                                widen_exp=0.6, settle=True, weights="w.npz",
                                commit_margin=0.05, reuse=False, endings=False, select="puct",
                                cpuct=1.5, fpu=0.2, open_losing=0.03, widen_mass=0.25,
-                               halving=24, norm=True,
-                               norm_root=False, c_root=0.2, c_root_from=5000)
+                               halving=24, norm=True)
     assert SearchConfig.from_spec(cfg.to_spec()) == cfg
     assert SearchConfig.from_spec("mcts") == SearchConfig() == SearchConfig.from_spec("mcts:")
     assert SearchConfig().to_spec() == "mcts:"
 
 
 # each numeric option's bounds, read from tne_ai/limits.py and the rule text of SPEC/DESIGN
-BOUNDS = {"c": (0.0, L.MAX_EXPLORATION, True), "c_root": (0.0, L.MAX_EXPLORATION, True),
-          "c_root_from": (0, L.MAX_ITERATIONS, False),
+BOUNDS = {"c": (0.0, L.MAX_EXPLORATION, True),
           "widen": (0.0, L.MAX_WIDEN, False),
           "widen_exp": (0.0, L.MAX_WIDEN_EXP, False), "commit_margin": (0.0, 1.0, False),
           "rollout": (-1, L.MAX_PLIES, False), "cpuct": (0.0, L.MAX_EXPLORATION, True),

@@ -49,11 +49,10 @@ def hand_tree(children=CHILDREN, root_visits=100, untried=0.2):
 
 
 def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0, widen_exp=0.5,
-           widen_mass=0.0, c_root=None):
+           widen_mass=0.0):
     cfg = np.zeros(M.CFG_SIZE)
     cfg[M.CFG_SELECT] = 1.0 if select == "puct" else 0.0
     cfg[M.CFG_C], cfg[M.CFG_CPUCT], cfg[M.CFG_FPU] = c, cpuct, fpu
-    cfg[M.CFG_C_ROOT] = c if c_root is None else c_root
     cfg[M.CFG_OPEN_LOSING], cfg[M.CFG_WIDEN_MASS] = open_losing, widen_mass
     cfg[M.CFG_WIDEN_C], cfg[M.CFG_WIDEN_A] = widen, widen_exp
     return cfg
@@ -156,68 +155,6 @@ def test_norm_scales_the_means_between_the_least_and_the_best_before_exploring()
     tree = hand_tree([(10, 50, 25.0, 0.1), (20, 10, 5.0, 0.6), (30, 40, 20.0, 0.05)])
     best, score, *_ = select(tree, cfg)
     assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
-
-
-def test_norm_below_the_root_only_leaves_the_root_to_plain_ucb():
-    """norm_root=0 (CFG_NORM 2): the children of the previous test at the root (node 0)
-    are chosen by plain UCB (20, 0.738), the same children under node 5 by the scaled means
-    (30, 1.120)."""
-    close = [(10, 50, 25.5, 0.1), (20, 10, 5.0, 0.6), (30, 39, 20.28, 0.05)]
-    cfg = cfg_of()
-    cfg[M.CFG_NORM] = 2.0
-    (at_root, root_score), (below, below_score) = root_and_below(close, cfg)
-    assert at_root == 20 and root_score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
-    assert below == 30 and below_score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
-
-
-def root_and_below(children, cfg):
-    """(action, score) that ``_select`` picks among children at the root (node 0) and among
-    the same children under node 5."""
-    picks = []
-    for node in (0, 5):
-        tree = hand_tree(children)
-        best, score, *_ = select(tree, cfg, node=node)
-        picks.append((tree.action[best], score))
-    return picks
-
-
-def test_c_root_is_the_exploration_constant_at_the_root_only():
-    """c_root=0.05, plain UCB, children by hand: 10 at a mean of 0.52 over 50 visits, 20 at
-    0.45 over 10, 30 at 0.2 over 40 (each available 100 times with this walk).  At the root
-    (node 0) c_root scores 10 at 0.52 + 0.05 sqrt(ln 100 / 50) = 0.5348 and 20 at 0.45 + 0.05
-    sqrt(ln 100 / 10) = 0.4839: 10 is chosen.  Under node 5 the tree's c=0.35 scores 20 at
-    0.45 + 0.35 sqrt(ln 100 / 10) = 0.6875 and 10 at 0.52 + 0.35 sqrt(ln 100 / 50) = 0.6543:
-    20 is chosen."""
-    kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
-    (at_root, root_score), (below, below_score) = root_and_below(kids, cfg_of(c_root=0.05))
-    assert at_root == 10 and root_score == pytest.approx(0.52 + 0.05 * math.sqrt(math.log(100) / 50))
-    assert below == 20 and below_score == pytest.approx(0.45 + 0.35 * math.sqrt(math.log(100) / 10))
-
-
-def test_c_root_from_keeps_c_at_a_young_root_and_reaches_c_root_at_four_times_as_many():
-    """c=0.35, c_root=0.7, c_root_from=5,000: the root's constant is c up to 5,000 visits,
-    0.35 + 0.35 log(10,000 / 5,000) / log 4 = 0.525 at 10,000 (half way on the log scale),
-    c_root from 20,000 on; with c_root_from 0, c_root from the first visit."""
-    cfg = cfg_of(c=0.35, c_root=0.7)
-    cfg[M.CFG_C_ROOT_FROM] = 5000.0
-    for n, want in ((1, 0.35), (5000, 0.35), (10000, 0.525), (20000, 0.7), (80000, 0.7)):
-        assert M._root_c(cfg, n) == pytest.approx(want)
-    cfg[M.CFG_C_ROOT_FROM] = 0.0
-    assert M._root_c(cfg, 1) == pytest.approx(0.7)
-
-
-def test_c_root_from_chooses_by_c_until_the_root_has_grown():
-    """The children of the c_root test (10: 0.52 over 50, 20: 0.45 over 10, each available
-    100 times), c=0.35, c_root=0.05, the root at 100 visits.  c_root_from 200 (100 <= 200):
-    the root still uses c, 20 scores 0.6875 against 10's 0.6543 and is chosen; c_root_from 25
-    (100 = 4 x 25): c_root, and 10 is chosen at 0.5348."""
-    kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
-    for start, want, score in ((200.0, 20, 0.45 + 0.35 * math.sqrt(math.log(100) / 10)),
-                               (25.0, 10, 0.52 + 0.05 * math.sqrt(math.log(100) / 50))):
-        cfg = cfg_of(c_root=0.05)
-        cfg[M.CFG_C_ROOT_FROM] = start
-        (at_root, root_score), _ = root_and_below(kids, cfg)
-        assert at_root == want and root_score == pytest.approx(score)
 
 
 def test_a_node_whose_opened_children_all_lose_opens_another():

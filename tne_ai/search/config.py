@@ -97,12 +97,6 @@ _ROWS = (
                (), ("kinds", "none")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
-    OptionInfo("c_root", "float", None, 0.0, L.MAX_EXPLORATION, True,
-               "select=ucb: the exploration constant at the root (default: c's value)"),
-    OptionInfo("c_root_from", "int", 0, 0, L.MAX_ITERATIONS, False,
-               "with c_root: the root's exploration constant is c until the root has this "
-               "many visits, then grows with the logarithm of its visits to c_root at four "
-               "times as many (0: c_root from the first visit)"),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,
                "progressive widening: a node opens children while it has fewer than "
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
@@ -120,9 +114,6 @@ _ROWS = (
                "gather on the best children where their win chances differ by little)"
                " (default: the evaluation's own, EVALUATION_DEFAULTS and COUNT_DEFAULTS: "
                "with the fitted evaluation on for 2 and 3 players, off for 4)"),
-    OptionInfo("norm_root", "bool", True, None, None, False,
-               "with norm: the root's children scaled too (0: plain UCB at the root, the "
-               "children's means scaled below it)"),
     OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
                "select=puct: the exploration constant"),
     OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
@@ -279,13 +270,10 @@ class SearchConfig:
     evaluation: str = "model"
     prior: str = "kinds"
     c: Optional[float] = None
-    c_root: Optional[float] = None
-    c_root_from: int = 0
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
     select: str = "ucb"
     norm: Optional[bool] = None
-    norm_root: bool = True
     cpuct: float = DEFAULT_CPUCT
     fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None

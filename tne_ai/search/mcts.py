@@ -48,12 +48,7 @@ CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the s
 #                     runs the rounds and marks the moves still in play in ``root_active``)
 CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
 CFG_NORM = 12      # 1: UCB on the children's means scaled to [0, 1] between their least and best
-#                    (2: below the root only, plain UCB at the root)
-CFG_C_ROOT = 13    # the exploration constant of UCB (plain or normalised) at the root
-CFG_C_ROOT_FROM = 14  # > 0: the root's constant is CFG_C up to this many root visits and grows
-#                       with their logarithm to CFG_C_ROOT at four times as many (``_root_c``)
-CFG_SIZE = 15
-LOG_4 = math.log(4.0)
+CFG_SIZE = 13
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -197,18 +192,16 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
             value, prior, by_mass, log_table):
     """The children of node legal in this determinization st (the mover's hand allows them,
     ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and
-    the best of them: by UCB (mean + c sqrt(ln avail / visits), ``_root_c`` in place of c at
-    the root), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
+    the best of them: by UCB (mean + c sqrt(ln avail / visits)), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
     child's prior probability), or at an even root the least visited.  Returns (best child
     or -1, its score, legal children, their best mean, their prior mass, their mean); the
     last two, and PUCT, only with ``by_mass`` (PUCT or widening by mass, which read them),
     else 0.  Without it numba prunes their sums, so the UCB loop carries none of them across
     its call of log (each such value is stored and reloaded around the call, every child)."""
-    puct, c_explore = cfg[CFG_SELECT] == 1.0, _root_c(cfg, visits[0]) if node == 0 else cfg[CFG_C]
+    puct, c_explore = cfg[CFG_SELECT] == 1.0, cfg[CFG_C]
     # norm scores the children in a second pass (``_select_norm``), once their least and best
     # means are known: the first pass then computes no UCB score (one log a child, not two)
-    norm = (cfg[CFG_NORM] == 1.0 or (cfg[CFG_NORM] == 2.0 and node != 0)) and not even \
-        and not (by_mass is not None and puct)
+    norm = cfg[CFG_NORM] == 1.0 and not even and not (by_mass is not None and puct)
     explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT] if by_mass is not None else 0.0
     best, best_score, opened = -1, -1e300, 0
     best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0
@@ -245,19 +238,6 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
                                         best_mean > low_mean, action, child, sibling, visits,
                                         avail, value, log_table)
     return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _root_c(cfg, n):
-    """UCB's exploration constant at a root of n visits: c_root, or with c_root_from = m > 0
-    c while n <= m, c_root from n >= 4m, and between them c + (c_root - c) log(n / m) / log 4
-    (so a short search explores its root as the tree does, a long one more widely)."""
-    m = cfg[CFG_C_ROOT_FROM]
-    if m <= 0.0 or n >= 4.0 * m:
-        return cfg[CFG_C_ROOT]
-    if n <= m:
-        return cfg[CFG_C]
-    return cfg[CFG_C] + (cfg[CFG_C_ROOT] - cfg[CFG_C]) * math.log(n / m) / LOG_4
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")

@@ -34,7 +34,7 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from .mcts import (CFG_C, CFG_C_ROOT, CFG_C_ROOT_FROM, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
+from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
                    CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, _add_child,
                    commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
@@ -123,13 +123,11 @@ class Search:
         self._cfg[CFG_WIDEN_A] = cfg.widen_exp
         self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
         self._cfg[CFG_C] = cfg.c
-        self._cfg[CFG_C_ROOT] = cfg.c if cfg.c_root is None else cfg.c_root
-        self._cfg[CFG_C_ROOT_FROM] = cfg.c_root_from
         self._cfg[CFG_ROLLOUT] = cfg.rollout
         self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
         self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
         self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
-        self._cfg[CFG_NORM] = (1.0 if cfg.norm_root else 2.0) if cfg.norm else 0.0
+        self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
