@@ -822,12 +822,16 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
 
     try:
         with _reported():
-            result = run_tournament(agents, tables=tables, players=players, games=games,
-                                    seed=seed, jobs=jobs, backend=backend,
-                                    ray_address=ray_address, out=out, resume=resume,
-                                    sprt=sprt_elos, max_moves=max_moves, progress=progress,
-                                    warn=lambda text: click.echo(f"tne: note: {text}", err=True),
-                                    visits=visits)
+            try:
+                result = run_tournament(agents, tables=tables, players=players, games=games,
+                                        seed=seed, jobs=jobs, backend=backend,
+                                        ray_address=ray_address, out=out, resume=resume,
+                                        sprt=sprt_elos, max_moves=max_moves, progress=progress,
+                                        warn=lambda text: click.echo(f"tne: note: {text}",
+                                                                     err=True),
+                                        visits=visits)
+            finally:
+                _progress().end()   # a pipe's last count (the games done), held back till now
     except KeyboardInterrupt:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -948,7 +952,10 @@ def analyse(record_file, game, seconds, iterations, search_spec, jobs, seed, out
 
     with _reported():
         record = load_record(record_file, game)
-        rows = review(record, jobs=jobs, progress=progress, config=config)
+        try:
+            rows = review(record, jobs=jobs, progress=progress, config=config)
+        finally:
+            _progress().end()   # a pipe's last count (the moves reviewed), held back till now
     if bar is not None:
         bar.__exit__(None, None, None)
     annotated = annotate(record, rows, budget, config)

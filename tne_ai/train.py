@@ -343,7 +343,7 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
     pooled = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2,
                        report=step("fit-eval", "the evaluation", len(train_set["y"])))
     w = fit_per_count(train_set, pooled, l2,
-                      report=step("fit-eval", "the per-count evaluations", len(train_set["y"])))
+                      report=step("fit-counts", "the per-count evaluations", len(train_set["y"])))
     prior = fit_prior(train_set, l2=l2,
                       report=step("fit-prior", "the move-kind prior", len(train_set["chosen"])))
     mask = player_mask(test_set["players"])
