@@ -45,7 +45,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
               "rollout": "-1", "leader": "0.5", "eval": "basic", "prior": "none", "widen": "2",
               "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0",
               "endings": "0", "select": "puct", "cpuct": "1.5", "fpu": "0.2",
-              "open_losing": "0.03", "widen_mass": "0.25", "halving": "24",
+              "open_losing": "0.03", "widen_mass": "0.25",
               "norm": "1"}
     # the agent spec takes every option of the config (these by their older names, plus the
     # tree's capacity and batch)
@@ -59,7 +59,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
                                widen_exp=0.6, settle=True, weights="w.npz",
                                commit_margin=0.05, reuse=False, endings=False, select="puct",
                                cpuct=1.5, fpu=0.2, open_losing=0.03, widen_mass=0.25,
-                               halving=24, norm=True)
+                               norm=True)
     assert SearchConfig.from_spec(cfg.to_spec()) == cfg
     assert SearchConfig.from_spec("mcts") == SearchConfig() == SearchConfig.from_spec("mcts:")
     assert SearchConfig().to_spec() == "mcts:"
@@ -71,7 +71,7 @@ BOUNDS = {"c": (0.0, L.MAX_EXPLORATION, True),
           "widen_exp": (0.0, L.MAX_WIDEN_EXP, False), "commit_margin": (0.0, 1.0, False),
           "rollout": (-1, L.MAX_PLIES, False), "cpuct": (0.0, L.MAX_EXPLORATION, True),
           "fpu": (0.0, 1.0, False), "open_losing": (0.0, 1.0, False),
-          "widen_mass": (0.0, L.MAX_WIDEN, False), "halving": (0, L.MAX_ITERATIONS, False),
+          "widen_mass": (0.0, L.MAX_WIDEN, False),
           "leader": (-L.MAX_LEADER_VALUE, L.MAX_LEADER_VALUE, False),
           "threads": (1, L.MAX_THREADS, False), "capacity": (2, L.MAX_NODES, False),
           "batch": (1, L.MAX_BATCH, False), "iterations": (1, L.MAX_ITERATIONS, False),

@@ -24,7 +24,7 @@ from tne_ai.search import mcts as M
 from tne_ai.search.tree import LOG_TABLE
 from tne_ai.search import priors as P
 from tne_ai.search.config import SearchConfig
-from tne_ai.search.session import Search, halving_width
+from tne_ai.search.session import Search
 from tne_ai.search.tree import Scratch, Tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -175,96 +175,6 @@ def test_a_node_with_no_child_always_opens():
     tree = Tree(4)
     for cfg in (cfg_of(), cfg_of("puct"), cfg_of(widen_mass=0.01)):
         assert opens_of(tree, cfg, 0, -1e300, -1.0, 0.0, 0.0) == 1
-
-
-def test_a_halving_root_picks_the_least_visited_move_still_in_play():
-    """Visits 50, 10, 39 (actions 10, 20, 30): the least visited, 20, unless it is out of
-    play; then 30 (39 < 50).  Every child is marked open and counted; the best mean is over
-    the moves in play only (30's 0.7; with 30 out too, 10's 0.6)."""
-    for out, want, mean in (((), 20, 0.7), ((20,), 30, 0.7), ((20, 30), 10, 0.6)):
-        tree = hand_tree()
-        active = np.ones(S.N_ACTIONS, dtype=np.int64)
-        active[list(out)] = 0
-        child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        best, opened, best_mean = M._select_root(active, child_stamp, 9, tree.action, tree.child,
-                                                 tree.sibling, tree.visits, tree.avail, tree.value)
-        assert tree.action[best] == want and opened == 3 and best_mean == pytest.approx(mean)
-        assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]
-
-
-def test_a_halving_root_opens_its_candidates_then_only_rescues():
-    """root_open 5: with 3 open it opens (1); with root_open 3 it does not (0), unless the
-    best mean in play (0.01) is below open_losing 0.02 after two visits per child (2)."""
-    tree = hand_tree()
-    cfg = cfg_of(open_losing=0.02)
-    cfg[M.CFG_ROOT_OPEN] = 5
-    assert M._opens_root(3, 0.5, cfg, tree.visits) == 1
-    cfg[M.CFG_ROOT_OPEN] = 3
-    assert M._opens_root(3, 0.5, cfg, tree.visits) == 0
-    assert M._opens_root(3, 0.01, cfg, tree.visits) == 2
-    tree.visits[0] = 5
-    assert M._opens_root(3, 0.01, cfg, tree.visits) == 0
-
-
-def test_halving_width_leaves_each_candidate_its_visits_in_the_first_round():
-    """m candidates, ceil(log2 m) rounds: 20,000 / (7 * 89) = 32.1 >= 32 but 20,000 / (7 * 90)
-    = 31.7 < 32, so 89; 2,000: 15 (2,000 / (4 * 15) = 33.3, 16 gives 31.25); never more
-    than the legal moves, never fewer than 2."""
-    assert halving_width(20_000, 32, 400) == 89
-    assert halving_width(2_000, 32, 400) == 15
-    assert halving_width(20_000, 32, 40) == 40
-    assert halving_width(10, 32, 400) == 2
-
-
-def test_a_halving_search_plays_the_move_left_after_halving_its_candidates():
-    """4,000 iterations, 32 visits a candidate: m = 25 (4,000 / (5 * 25) = 32.0; 26 gives
-    30.8), five rounds of 800: 25 -> 13 -> 7 -> 4 ->
-    2 -> 1.  The root opens exactly its 25 candidates; the move played is the one left in
-    play; the last two shared every round (32 + 800 / 13 + 800 / 7 + 800 / 4 + 800 / 2, about
-    808 visits each, the third 407); the same seed repeats the search."""
-    p = Position.new(2, seed=4)
-    assert halving_width(4000, 32, 400) == 25
-    runs = []
-    for _ in range(2):
-        s = Search(p, SearchConfig(halving=32, seed=3))
-        info = s.run(iterations=4000)
-        runs.append(info)
-        assert len(info.alternatives) == 25
-        assert sum(v for _, v, _ in info.alternatives) == 4000
-        active = [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1]
-        assert active == [info.move]
-        visits = sorted((v for _, v, _ in info.alternatives), reverse=True)
-        assert dict((a, v) for a, v, _ in info.alternatives)[info.move] == visits[0]
-        assert abs(visits[0] - 808) <= 2 and abs(visits[1] - 808) <= 2 and abs(visits[2] - 407) <= 2
-    assert runs[0].alternatives == runs[1].alternatives
-
-
-def test_a_halving_search_on_two_threads_halves_the_same_moves_in_both_trees():
-    """Two trees: the first opens the 25 candidates, the second gets the same root moves
-    (any it opened itself join them), so both trees hold one set of root moves, every move
-    in play is searched in both, and one move is left: the one played."""
-    p = Position.new(2, seed=4)
-    s = Search(p, SearchConfig(halving=32, threads=2, seed=3))
-    info = s.run(iterations=4000)
-    roots = [sorted(int(t.action[ch]) for ch in t.children(0)) for t in s.trees]
-    assert roots[0] == roots[1] and len(roots[0]) >= 25
-    assert info.iterations == 4000
-    active = [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1]
-    assert active == [info.move]
-    for t in s.trees:
-        kids = {int(t.action[ch]): int(t.visits[ch]) for ch in t.children(0)}
-        assert kids[info.move] >= max(kids.values()) - 1     # the last two shared a round
-
-
-def test_a_halving_search_reports_while_it_runs():
-    """A time budget cut into rounds still reports every ``every`` seconds, between
-    batches, and the last report's iterations are no more than the run's."""
-    p = Position.new(2, seed=4)
-    s = Search(p, SearchConfig(halving=32, seed=3))
-    seen = []
-    info = s.run(seconds=0.4, report=lambda i: seen.append(i.iterations), every=0.05)
-    assert len(seen) >= 2 and seen == sorted(seen) and seen[-1] <= info.iterations
-    assert [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1] == [info.move]
 
 
 # --- the prior as probabilities ----------------------------------------------------------

@@ -128,11 +128,6 @@ _ROWS = (
                "widening by prior mass instead of count: a node opens moves in prior order "
                "while the prior probabilities of its opened children sum to less than "
                "widen_mass * (visits + 1) ** widen_exp (0: off, widen counts children)"),
-    OptionInfo("halving", "int", 0, 0, L.MAX_ITERATIONS, False,
-               "sequential halving at the root: open as many moves as leave this many visits "
-               "each in the first of ceil(log2 m) equal rounds, then keep the better half by "
-               "mean win chance each round and play the one left (0: off, the most visited "
-               "move of UCB); needs a budget"),
     OptionInfo("settle", "bool", None, None, None, False,
                "settle pending decisions before scoring a leaf" + _EVAL_OWN, ("settle_leaves",)),
     OptionInfo("commit_margin", "float", None, 0.0, 1.0, False,
@@ -278,7 +273,6 @@ class SearchConfig:
     fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None
     widen_mass: float = 0.0
-    halving: int = 0
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None

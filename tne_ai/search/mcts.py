@@ -44,11 +44,8 @@ CFG_FPU = 7        # PUCT: an untried move is valued at the opened children's me
 CFG_OPEN_LOSING = 8  # > 0: a node whose opened children all have a mean below this opens more
 CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children's prior
 #                      probabilities sum to less than M * (visits + 1) ** A
-CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the session
-#                     runs the rounds and marks the moves still in play in ``root_active``)
-CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
-CFG_NORM = 12      # 1: UCB on the children's means scaled to [0, 1] between their least and best
-CFG_SIZE = 13
+CFG_NORM = 10      # 1: UCB on the children's means scaled to [0, 1] between their least and best
+CFG_SIZE = 11
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -74,10 +71,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     numba level, so run_iterations is the search's one compile unit per ingredient set
     (bench/README.md, packed arguments)."""
     (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, reward, kmask, masks,
-     feats, root_sum, kind_counts, move_sums, probs, kind_w, root_active, log_table) = scratch
+     feats, root_sum, kind_counts, move_sums, probs, kind_w, log_table) = scratch
     action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
-    halving = cfg[CFG_HALVING] == 1.0 and not even_root
     # The root's legal moves when the viewer acts there: they depend only on the board and
     # the mover's own hand, both the same in every determinization, so they are listed once.
     root_n, root_lstamp = -1, 0
@@ -93,17 +89,11 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             at_root = depth == 0 and root_n >= 0
             stamps[0] += 1
             stamp, even = stamps[0], even_root and depth == 0
-            if at_root and halving:
-                best, opened, best_mean = _select_root(root_active, child_stamp, stamp, action, child,
-                                                       sibling, visits, avail, value)
-                opens = _opens_root(opened, best_mean, cfg, visits) \
-                    if count[0] < action.shape[0] else 0
-            else:
-                best, best_score, opened, best_mean, mass, mean = _select(
-                    node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits,
-                    avail, value, prior, by_mass, log_table)
-                opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
-                    if count[0] < action.shape[0] else 0
+            best, best_score, opened, best_mean, mass, mean = _select(
+                node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits,
+                avail, value, prior, by_mass, log_table)
+            opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
+                if count[0] < action.shape[0] else 0
             if opens:
                 n, lstamp, legal = _legal_here(st, at_root, root_n, root_lstamp, root_legal, moves,
                                                legal_stamp, stamps)
@@ -262,42 +252,6 @@ def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action,
                 best_score, best = score, ch
         ch = sibling[ch]
     return best, best_score
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _select_root(root_active, child_stamp, stamp, action, child, sibling, visits, avail, value):
-    """Sequential halving at a root where the viewer acts (every child legal in every
-    determinization): the least visited of the children still in play (root_active[action]
-    = 1; the newest on a tie), so each round shares its iterations evenly among them.
-    Returns (that child or -1, children open, the best mean among those in play)."""
-    best, best_v, opened, best_mean = -1, 1 << 62, 0, -1.0
-    ch = child[0]
-    while ch >= 0:
-        a = action[ch]
-        opened += 1
-        child_stamp[a] = stamp
-        avail[ch] += 1
-        if root_active[a] == 1:
-            v = visits[ch]
-            if v < best_v:
-                best_v, best = v, ch
-            if v > 0:
-                best_mean = max(best_mean, value[ch] / v)
-        ch = sibling[ch]
-    return best, opened, best_mean
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _opens_root(opened, best_mean, cfg, visits):
-    """Whether a halving root opens a move now: 1 while it has fewer than root_open
-    children (the candidates, in prior order), 2 to rescue a root whose moves in play all
-    lose (as ``_opens``), else 0."""
-    if opened < cfg[CFG_ROOT_OPEN]:
-        return 1
-    threshold = cfg[CFG_OPEN_LOSING]
-    if threshold > 0.0 and best_mean < threshold and visits[0] >= 2 * opened:
-        return 2
-    return 0
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")

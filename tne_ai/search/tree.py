@@ -98,9 +98,6 @@ class Scratch:
         # per kind: the weights of a rescue (a node whose opened children all lose,
         # search/mcts.py), then the kinds' exponentials of prior_probs
         self.kind_w = np.zeros(N_KINDS, dtype=np.float64)
-        # sequential halving at the root (search/mcts.py, _select_root): 1 for each action
-        # still in play, 0 for those a round put out
-        self.root_active = np.ones(S.N_ACTIONS, dtype=np.int64)
         # ln k for the availability counts k of UCB's exploration term (shared, read only)
         self.log_table = LOG_TABLE
         self.packed = tuple(getattr(self, name) for name in SCRATCH_FIELDS)
@@ -111,7 +108,7 @@ class Scratch:
 
 SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "child_stamp", "stamp",
                   "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts", "move_sums",
-                  "probs", "kind_w", "root_active", "log_table")
+                  "probs", "kind_w", "log_table")
 
 
 def _log_table(n):
