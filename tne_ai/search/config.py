@@ -58,11 +58,6 @@ COUNT_DEFAULTS = {
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
 DEFAULT_BATCH = 32
-# selection (search/mcts.py): PUCT's constant and first-play urgency reduction (win chances
-# in [0, 1]); open_losing, the win chance below which a node's opened children all count as
-# losing, is one of the evaluation's own (EVALUATION_DEFAULTS)
-DEFAULT_CPUCT = 1.0
-DEFAULT_FPU = 0.1
 
 
 class SearchConfigError(TneError, ValueError):
@@ -102,32 +97,16 @@ _ROWS = (
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
     OptionInfo("widen_exp", "float", None, 0.0, L.MAX_WIDEN_EXP, False,
                "progressive widening exponent" + _EVAL_OWN, ("wexp",)),
-    OptionInfo("select", "choice", "ucb", None, None, False,
-               "selection among a node's children: ucb (mean + c sqrt(ln avail / visits), "
-               "opening by widening) or puct (mean + cpuct P sqrt(N) / (1 + visits), P the "
-               "move's prior probability; another move opens, in widening's kind order, when "
-               "the best untried P at first-play urgency (see fpu) scores higher)",
-               (), ("ucb", "puct")),
     OptionInfo("norm", "bool", None, None, None, False,
-               "select=ucb: the children's mean win chances scaled to [0, 1] between the "
+               "UCB on the children's mean win chances scaled to [0, 1] between the "
                "least and the best of them before the exploration term is added (the visits "
                "gather on the best children where their win chances differ by little)"
                " (default: the evaluation's own, EVALUATION_DEFAULTS and COUNT_DEFAULTS: "
                "with the fitted evaluation on for 2 and 3 players, off for 4)"),
-    OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
-               "select=puct: the exploration constant"),
-    OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
-               "select=puct: an untried move is valued at the opened children's mean win "
-               "chance less this times the square root of their summed prior (first-play "
-               "urgency)"),
     OptionInfo("open_losing", "float", None, 0.0, 1.0, False,
                "no unopened winner: a node whose opened children all have a mean win chance "
                "for the chooser below this, after two visits per opened child, opens another "
                "untried move, whatever the widening (0: off)" + _EVAL_OWN),
-    OptionInfo("widen_mass", "float", 0.0, 0.0, L.MAX_WIDEN, False,
-               "widening by prior mass instead of count: a node opens moves in prior order "
-               "while the prior probabilities of its opened children sum to less than "
-               "widen_mass * (visits + 1) ** widen_exp (0: off, widen counts children)"),
     OptionInfo("settle", "bool", None, None, None, False,
                "settle pending decisions before scoring a leaf" + _EVAL_OWN, ("settle_leaves",)),
     OptionInfo("commit_margin", "float", None, 0.0, 1.0, False,
@@ -267,12 +246,8 @@ class SearchConfig:
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
-    select: str = "ucb"
     norm: Optional[bool] = None
-    cpuct: float = DEFAULT_CPUCT
-    fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None
-    widen_mass: float = 0.0
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None

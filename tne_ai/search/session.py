@@ -34,10 +34,9 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from .mcts import (CFG_C, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_NORM,
-                   CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SELECT, CFG_SIZE,
-                   CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS,
-                   commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
+from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SIZE,
+                   CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes, reusable_node, run_iterations,
+                   smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
@@ -112,17 +111,13 @@ class Search:
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._settle = True if cfg.settle else None
-        # PUCT and widening by mass read the children's prior mass (mcts._select)
-        self._by_mass = True if cfg.select == "puct" or cfg.widen_mass > 0 else None
         self._cfg = np.zeros(CFG_SIZE)
         self._cfg[CFG_WIDEN_C] = cfg.widen
         self._cfg[CFG_WIDEN_A] = cfg.widen_exp
         self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
         self._cfg[CFG_C] = cfg.c
         self._cfg[CFG_ROLLOUT] = cfg.rollout
-        self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
-        self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
-        self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
+        self._cfg[CFG_OPEN_LOSING] = cfg.open_losing
         self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
@@ -282,7 +277,7 @@ class Search:
                     and tree.capacity < AUTO_NODES:
                 tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
-                           self._prior_w, self._settle, self._by_mass, rng, scratch.packed, tree.packed)
+                           self._prior_w, self._settle, rng, scratch.packed, tree.packed)
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
                 break
