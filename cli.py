@@ -571,8 +571,10 @@ def bench(quick, as_json, save, compare, signature_only):
 def play(players, ai_spec, seat, seed, out, resume):
     """Play against the AI in the terminal (type help once it starts).
 
-    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input;
-    `tne replay FILE` shows it and `tne play --resume FILE` continues it."""
+    The game is saved as a tne-game/1 record after every move (a kill loses no move shown),
+    and when it ends, on quit, Ctrl-C or end of input (recorded as stopped by you); `undo`
+    takes back your last decision.  `tne replay FILE` shows the record and `tne play
+    --resume FILE` continues it."""
     from tne_ai.play import default_record_path, play as play_game
 
     if out is None:
