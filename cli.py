@@ -470,40 +470,18 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
         seconds = 1.0
     s = Search(p, SearchConfig(threads=threads, seed=seed))
     info = s.run(iterations, seconds)
-    from tne_ai.noise import noise_note, within_noise
-    from tne_ai.notation import move_text
-    best = info.moves[0]
-    win = None if info.forced else round(best.win, 4)
-    pv = [move_text(a) for a in best.pv]
-    pv_win = [None if info.forced or w is None else round(w, 4) for w in best.pv_win]
-    top = info.alternatives[:5]
-    names = [move_text(int(a)) for a, _, _ in top]
-    tied = [n for n, f in zip(names[1:], within_noise(top)[1:]) if f] if not info.forced else []
+    from tne_ai.analyse import bestmove_json, bestmove_lines, chosen_by
+    rule = chosen_by(info, s.config, p.st)
     if svg_file is not None:
         from tne_ai.render import svg, visit_shares
         known_hands = [p.hand(i) is not None for i in range(p.players)]
         marks = visit_shares(info.alternatives, chosen=info.move, top=4)
         _write_svg(svg_file, svg(p.st, known_hands, p.to_act, marks))
     if as_json:
-        out = {"move": move_text(info.move), "iterations": info.visits,
-               "seconds": round(info.seconds, 4), "nodes": info.nodes, "player": p.to_act,
-               "win": win, "pv": pv, "pv_win": pv_win,
-               "alternatives": [{"move": move_text(a), "visits": v, "mean": round(m, 4),
-                                 "win": round(m, 4) if v > 0 else None}
-                                for a, v, m in info.alternatives[:10]],
-               "forced": info.forced,
-               "within_noise": tied}  # of the top five, those the search cannot tell from the best
-        click.echo(json.dumps(out, indent=1))
+        click.echo(json.dumps(bestmove_json(info, p.to_act, rule), indent=1))
     else:
-        click.echo(pv[0])
-        if win is not None:
-            click.echo(f"win chance {100 * win:.1f}%")
-        for move, w in zip(pv[1:], pv_win[1:]):
-            click.echo(f"then {move}" + ("" if w is None else f" (win chance {100 * w:.1f}%)"))
-        if info.forced:
-            click.echo("the only legal move: nothing to search")
-        elif tied and names[0] == pv[0]:
-            click.echo(noise_note(top, names))
+        for line in bestmove_lines(info, rule):
+            click.echo(line)
 
 
 @main.command()
@@ -593,8 +571,10 @@ def bench(quick, as_json, save, compare, signature_only):
 def play(players, ai_spec, seat, seed, out, resume):
     """Play against the AI in the terminal (type help once it starts).
 
-    The game is saved as a tne-game/1 record when it ends, on quit, Ctrl-C or end of input;
-    `tne replay FILE` shows it and `tne play --resume FILE` continues it."""
+    The game is saved as a tne-game/1 record after every move (a kill loses no move shown),
+    and when it ends, on quit, Ctrl-C or end of input (recorded as stopped by you); `undo`
+    takes back your last decision.  `tne replay FILE` shows the record and `tne play
+    --resume FILE` continues it."""
     from tne_ai.play import default_record_path, play as play_game
 
     if out is None:
@@ -822,12 +802,16 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
 
     try:
         with _reported():
-            result = run_tournament(agents, tables=tables, players=players, games=games,
-                                    seed=seed, jobs=jobs, backend=backend,
-                                    ray_address=ray_address, out=out, resume=resume,
-                                    sprt=sprt_elos, max_moves=max_moves, progress=progress,
-                                    warn=lambda text: click.echo(f"tne: note: {text}", err=True),
-                                    visits=visits)
+            try:
+                result = run_tournament(agents, tables=tables, players=players, games=games,
+                                        seed=seed, jobs=jobs, backend=backend,
+                                        ray_address=ray_address, out=out, resume=resume,
+                                        sprt=sprt_elos, max_moves=max_moves, progress=progress,
+                                        warn=lambda text: click.echo(f"tne: note: {text}",
+                                                                     err=True),
+                                        visits=visits)
+            finally:
+                _progress().end()   # a pipe's last count (the games done), held back till now
     except KeyboardInterrupt:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -948,7 +932,10 @@ def analyse(record_file, game, seconds, iterations, search_spec, jobs, seed, out
 
     with _reported():
         record = load_record(record_file, game)
-        rows = review(record, jobs=jobs, progress=progress, config=config)
+        try:
+            rows = review(record, jobs=jobs, progress=progress, config=config)
+        finally:
+            _progress().end()   # a pipe's last count (the moves reviewed), held back till now
     if bar is not None:
         bar.__exit__(None, None, None)
     annotated = annotate(record, rows, budget, config)

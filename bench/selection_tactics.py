@@ -1,7 +1,7 @@
 """The end-game tactics of tests/data/tactics_endgame/ against the selection options: for
 each search spec, how many of three seeds pick a hand-worked winning move at a budget.
 
-    python3 bench/selection_tactics.py --iterations 2000 mcts: mcts:open_losing=0.02 mcts:select=puct
+    python3 bench/selection_tactics.py --iterations 2000 mcts:endings=0 mcts:endings=0,open_losing=0
 
 Each search is ``Search(position, SearchConfig.from_spec(spec).replace(seed=s)).run(iterations)``
 for s = 1, 2, 3 (the same seeds as bench/README.md's table of the exact endings)."""

@@ -5,7 +5,8 @@
 Plays a few moves of a game against the casual level (mcts:iterations=2000) with seed 2,
 then photographs the play view (a tile selected: its legal squares dotted), the engine's
 hint, a revolt's commit dialog, the editor, the analysis panel and the chooser of a
-tournament's records at 1280x800, and the play view on a phone-sized screen (390x844)."""
+tournament's records at 1280x800, and the play view on a phone-sized screen (390x844), where
+the board is wider than the screen and a line above it says which columns are off-screen."""
 import json
 import os
 import sys

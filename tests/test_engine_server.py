@@ -55,6 +55,42 @@ def test_a_bad_line_gets_one_error_and_the_engine_serves_on(engine, line, fragme
     assert fragment in before[0]["message"]
 
 
+def test_a_null_budget_is_one_error_and_no_search(engine):
+    """go with "iterations" or "time" null has no budget: one error, as a bare go gets
+    (PROTOCOL.md), never a search without end.  No search runs after it: a position is
+    taken, and the next go with a budget answers its bestmove."""
+    p = Position.new(2, seed=3)
+    engine.send({"type": "newgame"})
+    engine.send({"type": "position", "position": view(p)})
+    for go, message in [({"iterations": None}, "go: option iterations=null: needs a value"),
+                        ({"time": None}, "go: option time=null: needs a value"),
+                        ({"iterations": 50, "time": None}, "go: option time=null: needs a value"),
+                        ({}, 'go: give "iterations", "time" (seconds) or "infinite": true')]:
+        engine.send({"type": "go", **go})
+        assert engine.sync() == [{"type": "error", "message": message}]
+    engine.send({"type": "position", "position": view(p)})
+    assert engine.sync() == []
+    engine.send({"type": "go", "iterations": 50})
+    best = engine.until("bestmove")[-1]
+    assert best["iterations"] == 50 and best["move"] in legal_texts(p)
+
+
+def test_setoption_null_is_the_default_of_an_option_whose_default_is_null(engine):
+    """hello's default null is the engine's own choice: setoption may set it back; an
+    option with a value for default (seed, threads, info_interval) refuses null."""
+    engine.send({"type": "setoption", "name": "c", "value": 0.5})
+    engine.send({"type": "setoption", "name": "c", "value": None})
+    engine.send({"type": "setoption", "name": "weights", "value": None})
+    assert engine.sync() == []
+    for name in ("seed", "threads"):
+        engine.send({"type": "setoption", "name": name, "value": None})
+        assert engine.sync() == [{"type": "error",
+                                  "message": f"setoption: option {name}=null: needs a value"}]
+    engine.send({"type": "setoption", "name": "info_interval", "value": None})
+    assert engine.sync() == [{"type": "error", "message": "setoption: option info_interval: "
+                                                          "expected a number, not null"}]
+
+
 def test_go_before_any_position_is_an_error():
     e = EngineProcess()
     try:
@@ -125,11 +161,21 @@ def test_stop_ends_go_infinite_with_a_bestmove(engine):
     engine.send({"type": "go", "infinite": True})
     first = engine.read()
     assert first["type"] == "info" and first["move"] in legal_texts(p)
-    engine.send({"type": "position", "position": view(p)})  # refused while searching
+    # while a search runs only isready, stop and quit are taken; anything else is an error
+    busy = [{"type": "position", "position": view(p)}, {"type": "hello"},
+            {"type": "setoption", "name": "seed", "value": 1}, {"type": "newgame"},
+            {"type": "go", "iterations": 10}]
+    for line in busy:
+        engine.send(line)
+    engine.send({"type": "isready"})
     engine.send({"type": "stop"})
     lines = engine.until("bestmove")
-    errors = [m for m in lines if m["type"] == "error"]
-    assert len(errors) == 1 and "search is running" in errors[0]["message"]
+    errors = [m["message"] for m in lines if m["type"] == "error"]
+    # one error for each, in order, naming the message; then readyok, then the bestmove
+    assert errors == [f"{m['type']}: a search is running; send stop before {m['type']}"
+                      for m in busy]
+    assert [m["type"] for m in lines if m["type"] not in ("info", "error")] == \
+        ["readyok", "bestmove"]
     assert lines[-1]["move"] in legal_texts(p)
     assert engine.sync() == []  # nothing more: one bestmove per go
     engine.send({"type": "setoption", "name": "info_interval", "value": 0.5})
@@ -214,3 +260,32 @@ def test_a_forced_decision_is_answered_without_a_win_chance(engine):
     assert best["move"] == "commit 0" and best["win"] is None and best["pv"] == ["commit 0"]
     # its one alternative is itself, unsearched: no win chance there either
     assert best["alternatives"] == [{"move": "commit 0", "visits": 0, "win": None}]
+
+
+def test_go_infinite_ends_by_itself_at_the_longest_go(monkeypatch):
+    """PROTOCOL.md: go infinite searches until stop, at most 3600 s (the longest time budget
+    of a go).  The cap made 0.5 s here: with no stop the bestmove comes once it is reached."""
+    import json
+    import queue
+    import threading
+
+    from tne_ai import engine_server
+    from tne_ai.limits import MAX_SECONDS
+    assert engine_server.INFINITE_SECONDS == MAX_SECONDS == 3600
+    monkeypatch.setattr(engine_server, "INFINITE_SECONDS", 0.5)
+    lines, out = queue.Queue(), queue.Queue()
+    server = engine_server.EngineServer(read_line=lines.get, write_line=out.put)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    p = Position.new(2, seed=15)
+    lines.put(json.dumps({"type": "position", "position": view(p)}))
+    lines.put(json.dumps({"type": "go", "infinite": True}))
+    while True:
+        msg = json.loads(out.get(timeout=TIMEOUT))
+        assert msg["type"] in ("info", "bestmove"), msg
+        if msg["type"] == "bestmove":
+            break
+    assert msg["move"] in legal_texts(p) and msg["seconds"] >= 0.5
+    lines.put("")            # the end of input: quit
+    thread.join(TIMEOUT)
+    assert not thread.is_alive()

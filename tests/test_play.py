@@ -18,11 +18,14 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from hypothesis import assume, given, settings, strategies as st
 
 from cli import main
+from test_play_terminal import _harmless
 from tne_ai import board as B
+from tne_ai.errors import TneError
 from tne_ai.formats import load_game_record
-from tne_ai.play import hint_lines, play
+from tne_ai.play import hint_lines, play, replay_decisions
 from tne_ai.position import Position
 from tne_ai.render import LEGEND
 
@@ -139,6 +142,10 @@ def test_whole_game_with_a_person_who_answers_decisions():
     p, by_seat = replay(record)  # every typed move was legal, or push would raise
     assert p.is_over()
     assert by_seat[0] == person.moves
+    # the person's decisions (what undo takes back) are the moves he typed, not those
+    # played at once for him
+    _, decisions = replay_decisions(record["start"], record["moves"], 0)
+    assert [record["moves"][i] for i in decisions] == [move for _, move in person.typed]
     # a decision with one legal answer was played without asking, and said so with what
     # was pending (player 0 holds no tile of the conflict's colour: commit 0 is all he has)
     forced = len(person.moves) - len(person.typed)
@@ -188,7 +195,8 @@ def test_bad_input_gets_the_reason_and_a_fresh_prompt(tmp_path):
     assert any(ln.startswith("  hint        ask the engine") for ln in script.output)  # help
     # ten lines answered, then the end of input: the same prompt each time
     assert script.prompts == [ACTION_PROMPT] * 11
-    assert record["moves"] == [] and record["meta"]["truncated"] is True
+    assert record["moves"] == [] and record["meta"]["truncated"] is False
+    assert record["meta"]["stopped"] == {"seat": 0, "ply": 0, "reason": "end of input"}
     assert load_game_record(out.read_text(encoding="utf-8")) == record
     assert script.output[-2:] == ["stopped (end of input) after 0 moves",
                                   f"game record written to {out}"]
@@ -224,9 +232,11 @@ def test_hint_asks_the_engine_with_a_budget():
     visits = [int(ln.split(": ")[1].split()[0]) for ln in ranked]
     assert visits == sorted(visits, reverse=True) and sum(visits) <= 500
     assert all(ln.split(". ", 1)[1].split(":")[0] in legal for ln in ranked)
-    bad = [ln for ln in out if ln.startswith("hint: expected")]
-    assert bad == ["hint: expected a number of iterations, 100 to 200000, not 'lots'",
-                   "hint: expected a number of iterations, 100 to 200000, not '99'"]
+    bad = [ln for ln in out if ln.startswith("hint: ") and ln.endswith("100 to 200000")]
+    assert bad == ["hint: 'lots' is not an integer (ASCII digits, at most 30); 'hint N' "
+                   "searches N iterations, 100 to 200000",
+                   "hint: 99 is out of range (100 to 200000); 'hint N' searches N iterations, "
+                   "100 to 200000"]
 
 
 def test_compact_board_before_each_prompt_and_board_shows_the_whole():
@@ -262,7 +272,9 @@ def test_ctrl_c_saves_the_game(tmp_path):
     script = Script(["pass", "pass"], interrupt=True)
     record = play(ai="random", seed=3, read=script.read, write=script.write, out=out)
     assert record["moves"][:2] == ["pass", "pass"]
-    assert record["meta"]["truncated"] is True
+    assert record["meta"]["truncated"] is False
+    assert record["meta"]["stopped"] == {"seat": 0, "ply": len(record["moves"]),
+                                         "reason": "interrupted"}
     assert json.loads(out.read_text(encoding="utf-8")) == record
     p, by_seat = replay(record)
     # interrupted at the person's next prompt: the random player finished its turn
@@ -276,7 +288,8 @@ def test_quit_saves_the_game(tmp_path):
     out = tmp_path / "game.json"
     record = play(ai="random", seed=3, read=Script(["pass", "quit"]).read,
                   write=lambda text: None, out=out)
-    assert record["moves"] == ["pass"] and record["meta"]["truncated"] is True
+    assert record["moves"] == ["pass"] and record["meta"]["truncated"] is False
+    assert record["meta"]["stopped"] == {"seat": 0, "ply": 1, "reason": "quit"}
     assert load_game_record(out.read_text(encoding="utf-8")) == record
 
 
@@ -289,7 +302,8 @@ def test_cli_end_of_input_saves_the_record(tmp_path):
     record = load_game_record(out.read_text(encoding="utf-8"))
     assert record["moves"] == ["pass"]
     assert record["meta"] == {"agents": ["human", "random"], "ai": "random", "seed": 2, "human_seat": 0,
-                              "truncated": True}
+                              "truncated": False,
+                              "stopped": {"seat": 0, "ply": 1, "reason": "end of input"}}
     assert "stopped (end of input) after 1 move" in result.output
 
 
@@ -359,7 +373,8 @@ def test_real_process_ctrl_c_saves_the_record(tmp_path):
     assert prompt.endswith(ACTION_PROMPT)
     assert "stopped (interrupted) after 0 moves" in stdout.decode()
     record = load_game_record(out.read_text(encoding="utf-8"))
-    assert record["moves"] == [] and record["meta"]["truncated"] is True
+    assert record["moves"] == [] and record["meta"]["truncated"] is False
+    assert record["meta"]["stopped"] == {"seat": 0, "ply": 0, "reason": "interrupted"}
 
 
 # --- a conflict is told, not silent ---------------------------------------------------------------
@@ -439,3 +454,150 @@ def test_in_a_terminal_up_recalls_the_last_move(tmp_path):
     assert text.count("player 0 (you): pass") == 2
     assert "^[[A" not in text and "not a move" not in text
     assert load_game_record(out.read_text(encoding="utf-8"))["moves"][:2] == ["pass", "pass"]
+
+
+# --- saved after every move, undo, stopped by the player -------------------------------------
+
+def test_the_file_holds_every_move_shown_whenever_the_person_is_asked(tmp_path):
+    """At each prompt, the record on disk holds exactly the moves the game has shown."""
+    out = tmp_path / "game.json"
+    shown, checked = [], []
+
+    def write(text):
+        for line in str(text).splitlines():
+            if line.startswith(("player 0 (you): ", "player 1 (random): ")):
+                shown.append(line.split(": ", 1)[1])
+
+    lines = ["pass", "tile red H8", "pass", "undo", "pass", "pass", "undo 3", "pass"]
+
+    def read(prompt):
+        checked.append(load_game_record(out.read_text(encoding="utf-8"))["moves"])
+        if not lines:
+            raise EOFError
+        return lines.pop(0)
+
+    record = play(ai="random", seed=1, read=read, write=write, out=out)
+    # shown: pass, tile red H8, the random player's two, pass (taken back), pass, pass, the
+    # random player's two (the last three taken back), pass, the random player's two
+    assert len(shown) == 12 and len(checked) == 9
+    first, second, third = shown[2:4], shown[7:9], shown[10:12]
+    assert checked[:4] == [[], ["pass"], ["pass", "tile red H8"] + first,
+                           ["pass", "tile red H8"] + first + ["pass"]]
+    assert checked[4] == ["pass", "tile red H8"] + first          # undo: before the pass
+    assert checked[5:7] == [["pass", "tile red H8"] + first + ["pass"],
+                            ["pass", "tile red H8"] + first + ["pass", "pass"] + second]
+    assert checked[7] == ["pass"]                    # undo 3: before 'tile red H8'
+    assert checked[8] == ["pass", "pass"] + third
+    assert record["moves"] == checked[8]
+    assert load_game_record(out.read_text(encoding="utf-8")) == record
+    assert record["meta"]["stopped"] == {"seat": 0, "ply": 4, "reason": "end of input"}
+
+
+def test_undo_lines_and_its_count_bounds():
+    script = Script(["undo", "pass", "undo 0", "undo -1", "undo 2", "undo 1_0", "undo 1.0",
+                     "undo ٣", "undo " + "9" * 40, "undo 1"])
+    record = play(ai="random", seed=5, read=script.read, write=script.write)
+    assert [ln for ln in script.output if ln.startswith("undo: ")] == [
+        "undo: you have made no decision to take back; type help for help",
+        "undo: 0 is out of range (1 to 1); type help for help",
+        "undo: -1 is out of range (1 to 1); type help for help",
+        "undo: 2 is out of range (1 to 1); type help for help",
+        "undo: '1_0' is not an integer (ASCII digits, at most 30); type help for help",
+        "undo: '1.0' is not an integer (ASCII digits, at most 30); type help for help",
+        "undo: '٣' is not an integer (ASCII digits, at most 30); type help for help",
+        "undo: '" + "9" * 40 + "' is not an integer (ASCII digits, at most 30); type help for "
+        "help",
+        "undo: took back 1 move (1 of your decisions); back before your 'pass'"]
+    assert script.prompts == [ACTION_PROMPT, ACTION_PROMPT] + \
+        ["player 0, your action 2 of 2> "] * 8 + [ACTION_PROMPT]
+    assert record["moves"] == []
+
+
+def test_help_tells_undo():
+    script = Script(["help"])
+    play(ai="random", seed=5, read=script.read, write=script.write)
+    at = script.output.index("  undo        take back your last decision and the moves after "
+                             "it; 'undo 3' your")
+    assert script.output[at + 1] == "              last three"
+
+
+def test_typed_control_characters_and_undecodable_bytes_are_shown_escaped():
+    """A control character (an escape sequence that would clear the screen, NUL, a bell) or
+    a byte that was not UTF-8 (Python reads it as a lone surrogate) is answered with the
+    line written out with escapes, never echoed raw to the terminal."""
+    verbs = ("(expected one of tile, leader, withdraw, catastrophe, swap, pass, commit, war, "
+             "monument, decline, treasure)")
+    again = "; type ? for the legal moves, help for help"
+    script = Script(["pass\x1b[2J", "tile red \udcff", "\x00", "hint \x07"])
+    play(ai="random", seed=5, read=script.read, write=script.write)
+    assert script.output[-6:-2] == [
+        r"not a move: unknown move 'pass\x1b[2J' in 'pass\x1b[2J' " + verbs + again,
+        r"not a move: '\udcff' is not a square (A1 to P11) in move 'tile red \udcff'" + again,
+        r"not a move: unknown move '\x00' in '\x00' " + verbs + again,
+        r"hint: '\\x07' is not an integer (ASCII digits, at most 30); 'hint N' searches N "
+        r"iterations, 100 to 200000"]
+    assert script.prompts == [ACTION_PROMPT] * 5
+
+
+def test_a_record_that_cannot_be_saved_stops_the_game_with_one_line(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    out = folder / "game.json"
+    lines = ["pass", "pass"]
+
+    def read(prompt):
+        if len(lines) == 1:           # the folder goes away before the second move
+            out.unlink()
+            folder.rmdir()
+        return lines.pop(0)
+
+    try:
+        play(ai="random", seed=1, read=read, write=lambda text: None, out=out)
+    except TneError as e:
+        message = str(e)
+    assert message == (f"{out}: cannot write the game record: No such file or directory; the "
+                       f"game stops here")
+
+
+def test_meta_stopped_is_checked_when_a_record_is_loaded(tmp_path):
+    record = play(ai="random", seed=3, read=Script(["pass", "quit"]).read,
+                  write=lambda text: None)
+    assert record["meta"]["stopped"] == {"seat": 0, "ply": 1, "reason": "quit"}
+    for bad, words in (({"seat": 2, "ply": 1, "reason": "quit"}, "meta.stopped"),
+                       ({"seat": 0, "ply": 0, "reason": "quit"}, "ply 1 (the moves)"),
+                       ({"seat": 0, "ply": True, "reason": "quit"}, "meta.stopped"),
+                       ({"seat": 0, "ply": 1}, "meta.stopped"),
+                       ("quit", "meta.stopped")):
+        broken = dict(record, meta=dict(record["meta"], stopped=bad))
+        try:
+            load_game_record(broken)
+        except TneError as e:
+            assert words in str(e)
+        else:
+            raise AssertionError(f"accepted meta.stopped {bad!r}")
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=5))
+def test_any_text_on_a_pipe_gets_one_line_and_the_same_prompt(lines):
+    """Lines as a pipe delivers them (any character but the newline that ends them: NUL,
+    Ctrl-C, escape sequences, lone surrogates for bytes that were not UTF-8): each that is
+    neither a command nor a legal move gets one line and the same prompt."""
+    legal = set(Position.new(2, seed=5).legal_codes())
+    lines = [line.replace("\n", " ") for line in lines]
+    assume(not any(_harmless(line, legal) for line in lines))
+    script = Script(lines)
+    marks = []
+
+    def read(prompt):
+        marks.append(len(script.output))
+        return script.read(prompt)
+
+    record = play(ai="random", seed=5, read=read, write=script.write)
+    blocks = [script.output[a:b] for a, b in zip(marks, marks[1:])]
+    assert all(len(block) == 1 and block[0].startswith(("not a move: ", "not legal now: ",
+                                                        "hint: ", "undo: "))
+               for block in blocks), blocks
+    assert script.prompts == [ACTION_PROMPT] * (len(lines) + 1)
+    assert record["moves"] == []

@@ -40,6 +40,20 @@ def test_a_pipe_gets_a_line_per_stage_and_then_one_every_few_seconds():
     assert out.getvalue() == "a 1\na 3\na 4\nb 1\nb 2\ndone\n"
 
 
+def test_on_a_pipe_end_writes_the_stages_last_line_held_back():
+    out, clock = io.StringIO(), Clock()
+    p = Progress(out, every=5.0, clock=clock)
+    p.say("moves", "0 of 4")    # the stage's first line: at once
+    clock.t = 1.0
+    p.say("moves", "3 of 4")    # within 5 s: held back, then replaced by the next
+    p.say("moves", "4 of 4")    # the last: held back until the stage ends
+    assert out.getvalue() == "0 of 4\n"
+    p.end()
+    assert out.getvalue() == "0 of 4\n4 of 4\n"
+    p.end()                     # nothing left to write
+    assert out.getvalue() == "0 of 4\n4 of 4\n"
+
+
 def test_a_terminal_gets_one_line_rewritten_in_place():
     out = Tty()
     p = Progress(out, clock=Clock())
@@ -161,3 +175,56 @@ def test_the_first_run_compiles_every_kernel_a_timed_game_reaches(tmp_path):
     assert {None, "revolt", "war", "treasure", "monument"} <= kinds   # the phases it passes
     assert len(engine(lines)) == len(lines) // 2
     assert cached() == warm
+
+
+def _piped(tmp_path, *args):
+    """A command with stderr on a pipe (not a terminal): (its lines on stderr, stdout)."""
+    r = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True,
+                       text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return r.stderr.splitlines(), r.stdout
+
+
+def test_a_tournament_on_a_pipe_ends_with_the_final_count(tmp_path):
+    # 2 deals, each in both seat rotations: 4 games, counted from the first finished; the
+    # last line is the final count, however fast the games were
+    err, _ = _piped(tmp_path, "tournament", "--agent", "a=random", "--agent", "b=random",
+                    "--games", "2", "--seed", "1")
+    lines = [ln for ln in err if ln.startswith("tne tournament:")]
+    assert lines[0] == "tne tournament: 1 of 4 games"
+    assert lines[-1] == "tne tournament: 4 of 4 games"
+
+
+def test_an_analysis_on_a_pipe_ends_with_the_final_count(tmp_path):
+    # the planted blunder's record has 4 moves: counted from 0, the last line says all 4
+    err, out = _piped(tmp_path, "analyse", str(ROOT / "examples" / "planted_blunder.jsonl"),
+                      "--iterations", "300")
+    lines = [ln for ln in err if ln.startswith("tne analyse:")]
+    assert lines[0] == "tne analyse: 0 of 4 moves reviewed"
+    assert lines[-1] == "tne analyse: 4 of 4 moves reviewed"
+    assert out.startswith("game planted-blunder: 4 moves, 300 iterations a move")
+
+
+def test_train_on_a_pipe_shows_each_stages_first_and_last_line(tmp_path):
+    """Every stage of a training (the records read, each fit) shows on a pipe its first and
+    its last line: the lines the library reports first and last for the stage (each fit
+    reports its iterations, as many as it takes), in order, at most a few between."""
+    from tne_ai.tournament import read_records
+    from tne_ai.train import train
+    data = str(ROOT / "examples" / "greedy_vs_mcts.jsonl")
+    said = []
+    train([r for _, r in read_records(data)], progress=lambda stage, text: said.append(
+        (stage, text)))
+    stages = list(dict.fromkeys(stage for stage, _ in said))
+    assert stages == ["read", "fit-eval", "fit-counts", "fit-prior"]
+    err, _ = _piped(tmp_path, "train", "--games", "0", "--data", data, "-o", "w.npz")
+    lines = [ln for ln in err if ln.startswith("tne train:")]
+    # the file holds 2 game records
+    assert lines[0] == "tne train: reading positions: game 1 of 2"
+    assert lines[1] == "tne train: reading positions: game 2 of 2"
+    texts = [text for _, text in said]
+    assert all(ln in texts for ln in lines)
+    assert [texts.index(ln) for ln in lines] == sorted(texts.index(ln) for ln in lines)
+    for stage in stages:
+        mine = [text for s, text in said if s == stage]
+        assert mine[0] in lines and mine[-1] in lines, stage

@@ -188,17 +188,12 @@ def test_mover_moves_are_the_same_in_every_determinization():
 BASELINE_ONLY = """
 from tne_ai.position import Position
 from tne_ai.search import evaluate, features, priors, session
+KERNELS = (features.features, priors.prepare, priors.pick_untried, priors.pick_commit,
+           evaluate.evaluate_model, evaluate.settle)
 session.search(Position.new(2, seed=3).st, iterations=50, seed=1, evaluation="basic", prior="none", widen=0)
-compiled = [f.__name__ for f in (features.features, priors.prepare, priors.pick_untried,
-                                 priors.pick_commit, evaluate.evaluate_model, evaluate.settle,
-                                 priors.prior_probs)
-            if f.signatures]
-print("compiled:", ",".join(compiled) or "-")
+print("compiled:", ",".join(f.__name__ for f in KERNELS if f.signatures) or "-")
 session.search(Position.new(2, seed=3).st, iterations=50, seed=1)
-print("default:", ",".join(f.__name__ for f in (priors.prior_probs,) if f.signatures) or "-")
-session.search(Position.new(2, seed=3).st, iterations=50, seed=1,
-               config=session.SearchConfig(select="puct"))
-print("puct:", ",".join(f.__name__ for f in (priors.prior_probs,) if f.signatures) or "-")
+print("default:", ",".join(f.__name__ for f in KERNELS if f.signatures) or "-")
 """
 
 
@@ -214,6 +209,6 @@ def test_the_baseline_search_compiles_none_of_the_ingredients_it_switches_off(tm
     out = subprocess.run([sys.executable, "-c", BASELINE_ONLY], capture_output=True, text=True,
                          env=env, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert out.returncode == 0, out.stderr
-    # the default search (UCB, widening by count) reads no prior probabilities either; PUCT does
-    assert out.stdout.strip().splitlines()[-3:] == ["compiled: -", "default: -",
-                                                    "puct: prior_probs"]
+    # the default search, which has them all, compiles every one
+    assert out.stdout.strip().splitlines()[-2:] == [
+        "compiled: -", "default: features,prepare,pick_untried,pick_commit,evaluate_model,settle"]

@@ -44,10 +44,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
     values = {"seed": "3", "iterations": "5000", "time": "0.2", "threads": "2", "c": "0.7",
               "rollout": "-1", "leader": "0.5", "eval": "basic", "prior": "none", "widen": "2",
               "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0",
-              "endings": "0", "select": "puct", "cpuct": "1.5", "fpu": "0.2",
-              "open_losing": "0.03", "widen_mass": "0.25", "halving": "24",
-              "norm": "1", "norm_root": "0",
-              "c_root": "0.2", "c_root_from": "5000"}
+              "endings": "0", "open_losing": "0.03", "norm": "1"}
     # the agent spec takes every option of the config (these by their older names, plus the
     # tree's capacity and batch)
     assert {C.canonical(k) for k in values} | {"capacity", "batch"} == set(_OPTIONS["mcts"])
@@ -58,23 +55,18 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
     assert cfg == SearchConfig(seed=3, iterations=5000, time=0.2, threads=2, c=0.7, rollout=-1,
                                leader=0.5, evaluation="basic", prior="none", widen=2.0,
                                widen_exp=0.6, settle=True, weights="w.npz",
-                               commit_margin=0.05, reuse=False, endings=False, select="puct",
-                               cpuct=1.5, fpu=0.2, open_losing=0.03, widen_mass=0.25,
-                               halving=24, norm=True,
-                               norm_root=False, c_root=0.2, c_root_from=5000)
+                               commit_margin=0.05, reuse=False, endings=False, open_losing=0.03,
+                               norm=True)
     assert SearchConfig.from_spec(cfg.to_spec()) == cfg
     assert SearchConfig.from_spec("mcts") == SearchConfig() == SearchConfig.from_spec("mcts:")
     assert SearchConfig().to_spec() == "mcts:"
 
 
 # each numeric option's bounds, read from tne_ai/limits.py and the rule text of SPEC/DESIGN
-BOUNDS = {"c": (0.0, L.MAX_EXPLORATION, True), "c_root": (0.0, L.MAX_EXPLORATION, True),
-          "c_root_from": (0, L.MAX_ITERATIONS, False),
+BOUNDS = {"c": (0.0, L.MAX_EXPLORATION, True),
           "widen": (0.0, L.MAX_WIDEN, False),
           "widen_exp": (0.0, L.MAX_WIDEN_EXP, False), "commit_margin": (0.0, 1.0, False),
-          "rollout": (-1, L.MAX_PLIES, False), "cpuct": (0.0, L.MAX_EXPLORATION, True),
-          "fpu": (0.0, 1.0, False), "open_losing": (0.0, 1.0, False),
-          "widen_mass": (0.0, L.MAX_WIDEN, False), "halving": (0, L.MAX_ITERATIONS, False),
+          "rollout": (-1, L.MAX_PLIES, False), "open_losing": (0.0, 1.0, False),
           "leader": (-L.MAX_LEADER_VALUE, L.MAX_LEADER_VALUE, False),
           "threads": (1, L.MAX_THREADS, False), "capacity": (2, L.MAX_NODES, False),
           "batch": (1, L.MAX_BATCH, False), "iterations": (1, L.MAX_ITERATIONS, False),
@@ -101,12 +93,14 @@ def test_each_number_option_is_bounded_with_one_line_at_both_ends(name):
 
 @pytest.mark.parametrize("spec, words", [
     ("mcts:foo=1", "unknown option 'foo' for mcts"),
+    ("mcts:halving=32", "unknown option 'halving' for mcts"),      # dropped options
+    ("mcts:select=puct", "unknown option 'select' for mcts"),
     ("mcts:c=abc", "is not a valid float"),
     ("mcts:c=nan", "is not a valid float"),
     ("mcts:threads=1.5", "is not a valid int"),
     ("mcts:settle=2", "expected true or false"),
     ("mcts:eval=deep", "use one of model, basic"),
-    ("mcts:select=ucb1", "use one of ucb, puct"),
+    ("mcts:prior=visits", "use one of kinds, none"),
     ("mcts:prior=", "needs a value"),
     ("mcts:c", "needs a value"),
     ("greedy:seed=1", "not an mcts spec"),

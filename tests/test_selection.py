@@ -1,6 +1,6 @@
-"""Selection inside the tree (search/mcts.py ``_select``, ``_opens``): UCB or PUCT with
-first-play urgency, no unopened winner, widening by count or by prior mass, and the prior as
-per-move probabilities (search/priors.py ``prior_probs``).
+"""Selection inside the tree (search/mcts.py ``_select``, ``_opens``): UCB, normalised UCB,
+no unopened winner and widening by count, and the order a conflict's commits open in
+(search/priors.py ``commit_rank``).
 
 The unit tests build a small tree by hand and check the kernels' choice against the formula
 of each option's help (search/config.py), worked out here by hand; the search tests play the
@@ -24,114 +24,81 @@ from tne_ai.search import mcts as M
 from tne_ai.search.tree import LOG_TABLE
 from tne_ai.search import priors as P
 from tne_ai.search.config import SearchConfig
-from tne_ai.search.session import Search, halving_width
-from tne_ai.search.tree import Scratch, Tree
+from tne_ai.search.tree import Tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# three children of the root: (action, visits, value summed, prior probability); the root
-# has 100 visits and each child was available 99 times before this walk
-CHILDREN = [(10, 50, 30.0, 0.10), (20, 10, 5.0, 0.60), (30, 39, 27.3, 0.05)]
+# three children of the root: (action, visits, value summed); the root has 100 visits and
+# each child was available 99 times before this walk
+CHILDREN = [(10, 50, 30.0), (20, 10, 5.0), (30, 39, 27.3)]
 
 
-def hand_tree(children=CHILDREN, root_visits=100, untried=0.2):
+def hand_tree(children=CHILDREN, root_visits=100):
     tree = Tree(8)
     tree.visits[0] = root_visits
-    tree.untried[0] = untried
-    for i, (a, v, value, prior) in enumerate(children, start=1):
+    for i, (a, v, value) in enumerate(children, start=1):
         tree.action[i], tree.parent[i], tree.child[i] = a, 0, -1
         tree.sibling[i] = tree.child[0]
         tree.child[0] = i
         tree.player[i], tree.visits[i], tree.avail[i] = 0, v, 99
-        tree.value[i], tree.prior[i], tree.untried[i] = value, prior, 1.0
+        tree.value[i] = value
     tree.count[0] = len(children) + 1
     return tree
 
 
-def cfg_of(select="ucb", c=0.35, cpuct=1.0, fpu=0.1, open_losing=0.0, widen=1.0, widen_exp=0.5,
-           widen_mass=0.0, c_root=None):
+def cfg_of(c=0.35, open_losing=0.0, widen=1.0, widen_exp=0.5, norm=False):
     cfg = np.zeros(M.CFG_SIZE)
-    cfg[M.CFG_SELECT] = 1.0 if select == "puct" else 0.0
-    cfg[M.CFG_C], cfg[M.CFG_CPUCT], cfg[M.CFG_FPU] = c, cpuct, fpu
-    cfg[M.CFG_C_ROOT] = c if c_root is None else c_root
-    cfg[M.CFG_OPEN_LOSING], cfg[M.CFG_WIDEN_MASS] = open_losing, widen_mass
+    cfg[M.CFG_C], cfg[M.CFG_OPEN_LOSING], cfg[M.CFG_NORM] = c, open_losing, 1.0 if norm else 0.0
     cfg[M.CFG_WIDEN_C], cfg[M.CFG_WIDEN_A] = widen, widen_exp
     return cfg
 
 
-def select(tree, cfg, even=False, by_mass=None, node=0):
-    """``_select`` on the root of tree (or on ``node``, given the root's children), with its
-    prior sums (``by_mass``: run_iterations passes it for PUCT and widening by mass) or,
-    by_mass False, without."""
+def select(tree, cfg, even=False):
+    """``_select`` on the root of tree: (best child, legal children, their best mean)."""
     st = np.zeros(S.STATE_SIZE, dtype=np.int64)      # player 0 to act, one red tile in hand:
     st[S.hand(0, 0)] = 1                             # the children (red tiles) are all legal
     child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-    if by_mass is None:
-        by_mass = cfg[M.CFG_SELECT] == 1.0 or cfg[M.CFG_WIDEN_MASS] > 0.0
-    tree.child[node] = tree.child[0]
-    out = M._select(node, st, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
-                    tree.visits, tree.avail, tree.value, tree.prior, True if by_mass else None,
-                    LOG_TABLE)
+    out = M._select(0, st, child_stamp, 9, even, cfg, tree.action, tree.child, tree.sibling,
+                    tree.visits, tree.avail, tree.value, LOG_TABLE)
     assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]   # each marked open
     return out
 
 
-def opens_of(tree, cfg, opened, score, best_mean, mass, mean):
-    return M._opens(0, opened, score, best_mean, mass, mean, False, cfg, tree.visits, tree.untried)
+def opens_of(tree, cfg, opened, best_mean):
+    return M._opens(0, opened, best_mean, cfg, tree.visits)
 
 
 def test_ucb_picks_the_best_mean_plus_exploration_over_availability():
     """After this walk each child was available 100 times (ln 100 = 4.605):
     10: 0.6 + 0.35 sqrt(4.605 / 50) = 0.706; 20: 0.5 + 0.35 sqrt(4.605 / 10) = 0.738;
-    30: 0.7 + 0.35 sqrt(4.605 / 39) = 0.820.  The third child (action 30) wins."""
+    30: 0.7 + 0.35 sqrt(4.605 / 39) = 0.820.  The third child (action 30) wins; with c = 1.2
+    the second (0.5 + 1.2 sqrt(4.605 / 10) = 1.314 against 30's 1.112 and 10's 0.964)."""
     tree = hand_tree()
-    best, score, opened, best_mean, mass, mean = select(tree, cfg_of())
+    best, opened, best_mean = select(tree, cfg_of())
     assert tree.action[best] == 30 and opened == 3
-    assert score == pytest.approx(0.7 + 0.35 * math.sqrt(math.log(100) / 39))
     assert list(tree.avail[1:4]) == [100, 100, 100]
-    assert best_mean == pytest.approx(0.7) and (mass, mean) == (0.0, 0.0)   # UCB reads neither
-    # the same walk with the prior sums: the same choice, and the prior mass and the mean summed
+    assert best_mean == pytest.approx(0.7)
     tree = hand_tree()
-    best, score, opened, best_mean, mass, mean = select(tree, cfg_of(), by_mass=True)
-    assert tree.action[best] == 30 and opened == 3
-    assert score == pytest.approx(0.7 + 0.35 * math.sqrt(math.log(100) / 39))
-    assert best_mean == pytest.approx(0.7) and mass == pytest.approx(0.75, abs=1e-6)
-    assert mean == pytest.approx(62.3 / 99)
+    best, opened, best_mean = select(tree, cfg_of(c=1.2))
+    assert tree.action[best] == 20 and opened == 3
 
 
-def test_puct_picks_the_best_mean_plus_prior_over_visits():
-    """N = 100, sqrt N = 10, cpuct 1: 10: 0.6 + 10 * 0.1 / 51 = 0.620; 20: 0.5 + 10 * 0.6 / 11
-    = 1.045; 30: 0.7 + 10 * 0.05 / 40 = 0.713.  The child the prior likes (action 20) wins,
-    though its mean is the lowest."""
+def test_an_even_root_picks_the_least_visited_child():
+    """At a root commit decision with a commit margin the visits are shared evenly: the
+    least visited child (20, 10 visits) whatever the means and the exploration term."""
     tree = hand_tree()
-    best, score, *_ = select(tree, cfg_of("puct"))
-    assert tree.action[best] == 20
-    assert score == pytest.approx(0.5 + 6.0 / 11, rel=1e-6)
+    best, opened, best_mean = select(tree, cfg_of(norm=True), even=True)
+    assert tree.action[best] == 20 and opened == 3 and best_mean == pytest.approx(0.7)
 
 
-def test_puct_opens_the_best_untried_move_when_its_first_play_urgency_wins():
-    """The opened children's mean is 62.3 / 99 = 0.629, their prior mass 0.75 (sqrt 0.866);
-    with fpu 0.1 an untried move is worth 0.629 - 0.087 + 10 P = 0.543 + 10 P.  The best
-    untried prior 0.2 gives 2.543 > 1.045 (the best child): open; 0.04 gives 0.943 < 1.045:
-    do not; 0.06 gives 1.143: open, but not with fpu 0.5 (0.629 - 0.433 + 0.6 = 0.796)."""
-    for untried, fpu, opens in ((0.2, 0.1, 1), (0.04, 0.1, 0), (0.06, 0.5, 0), (0.06, 0.1, 1)):
-        tree = hand_tree(untried=untried)
-        cfg = cfg_of("puct", fpu=fpu)
-        best, score, opened, best_mean, mass, mean = select(tree, cfg)
-        assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, \
-            (untried, fpu)
-
-
-def test_widening_by_count_and_by_prior_mass():
-    """Count: 3 open, widen 0.29: 0.29 * sqrt(101) = 2.91 < 3, closed; widen 0.3: 3.01, open.
-    Mass: the open priors sum to 0.75; widen_mass 0.07: 0.07 * sqrt(101) = 0.703 < 0.75,
-    closed; 0.08: 0.804, open (the count rule is then not read)."""
-    for kw, opens in (({"widen": 0.29}, 0), ({"widen": 0.3}, 1),
-                      ({"widen_mass": 0.07, "widen": 100.0}, 0), ({"widen_mass": 0.08, "widen": 0.01}, 1)):
+def test_widening_by_count():
+    """3 open, widen 0.29: 0.29 * sqrt(101) = 2.91 < 3, closed; widen 0.3: 3.01, open; widen
+    0 opens whatever the count."""
+    for widen, opens in ((0.29, 0), (0.3, 1), (0.0, 1)):
         tree = hand_tree()
-        cfg = cfg_of(**kw)
-        best, score, opened, best_mean, mass, mean = select(tree, cfg)
-        assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, kw
+        cfg = cfg_of(widen=widen)
+        best, opened, best_mean = select(tree, cfg)
+        assert opens_of(tree, cfg, opened, best_mean) == opens, widen
 
 
 def test_norm_scales_the_means_between_the_least_and_the_best_before_exploring():
@@ -141,252 +108,59 @@ def test_norm_scales_the_means_between_the_least_and_the_best_before_exploring()
     (20) wins, the hundredths between the means lost under the exploration term.  norm
     scales them to 0.5, 0 and 1 between 0.50 and 0.52: 10: 0.606, 20: 0.238, 30: 1.120, so
     the best mean (30) wins; the best mean returned stays the unscaled 0.52."""
-    close = [(10, 50, 25.5, 0.1), (20, 10, 5.0, 0.6), (30, 39, 20.28, 0.05)]
+    close = [(10, 50, 25.5), (20, 10, 5.0), (30, 39, 20.28)]
     tree = hand_tree(close)
-    best, score, opened, best_mean, *_ = select(tree, cfg_of())
-    assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
-    cfg = cfg_of()
-    cfg[M.CFG_NORM] = 1.0
+    best, opened, best_mean = select(tree, cfg_of())
+    assert tree.action[best] == 20
     tree = hand_tree(close)
-    best, score, opened, best_mean, *_ = select(tree, cfg)
+    best, opened, best_mean = select(tree, cfg_of(norm=True))
     assert tree.action[best] == 30 and opened == 3 and best_mean == pytest.approx(0.52)
-    assert score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
     assert list(tree.avail[1:4]) == [100, 100, 100]          # counted once, not twice
     # equal means leave nothing to scale: plain UCB, the least visited
-    tree = hand_tree([(10, 50, 25.0, 0.1), (20, 10, 5.0, 0.6), (30, 40, 20.0, 0.05)])
-    best, score, *_ = select(tree, cfg)
-    assert tree.action[best] == 20 and score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
-
-
-def test_norm_below_the_root_only_leaves_the_root_to_plain_ucb():
-    """norm_root=0 (CFG_NORM 2): the children of the previous test at the root (node 0)
-    are chosen by plain UCB (20, 0.738), the same children under node 5 by the scaled means
-    (30, 1.120)."""
-    close = [(10, 50, 25.5, 0.1), (20, 10, 5.0, 0.6), (30, 39, 20.28, 0.05)]
-    cfg = cfg_of()
-    cfg[M.CFG_NORM] = 2.0
-    (at_root, root_score), (below, below_score) = root_and_below(close, cfg)
-    assert at_root == 20 and root_score == pytest.approx(0.5 + 0.35 * math.sqrt(math.log(100) / 10))
-    assert below == 30 and below_score == pytest.approx(1.0 + 0.35 * math.sqrt(math.log(100) / 39))
-
-
-def root_and_below(children, cfg):
-    """(action, score) that ``_select`` picks among children at the root (node 0) and among
-    the same children under node 5."""
-    picks = []
-    for node in (0, 5):
-        tree = hand_tree(children)
-        best, score, *_ = select(tree, cfg, node=node)
-        picks.append((tree.action[best], score))
-    return picks
-
-
-def test_c_root_is_the_exploration_constant_at_the_root_only():
-    """c_root=0.05, plain UCB, children by hand: 10 at a mean of 0.52 over 50 visits, 20 at
-    0.45 over 10, 30 at 0.2 over 40 (each available 100 times with this walk).  At the root
-    (node 0) c_root scores 10 at 0.52 + 0.05 sqrt(ln 100 / 50) = 0.5348 and 20 at 0.45 + 0.05
-    sqrt(ln 100 / 10) = 0.4839: 10 is chosen.  Under node 5 the tree's c=0.35 scores 20 at
-    0.45 + 0.35 sqrt(ln 100 / 10) = 0.6875 and 10 at 0.52 + 0.35 sqrt(ln 100 / 50) = 0.6543:
-    20 is chosen."""
-    kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
-    (at_root, root_score), (below, below_score) = root_and_below(kids, cfg_of(c_root=0.05))
-    assert at_root == 10 and root_score == pytest.approx(0.52 + 0.05 * math.sqrt(math.log(100) / 50))
-    assert below == 20 and below_score == pytest.approx(0.45 + 0.35 * math.sqrt(math.log(100) / 10))
-
-
-def test_c_root_from_keeps_c_at_a_young_root_and_reaches_c_root_at_four_times_as_many():
-    """c=0.35, c_root=0.7, c_root_from=5,000: the root's constant is c up to 5,000 visits,
-    0.35 + 0.35 log(10,000 / 5,000) / log 4 = 0.525 at 10,000 (half way on the log scale),
-    c_root from 20,000 on; with c_root_from 0, c_root from the first visit."""
-    cfg = cfg_of(c=0.35, c_root=0.7)
-    cfg[M.CFG_C_ROOT_FROM] = 5000.0
-    for n, want in ((1, 0.35), (5000, 0.35), (10000, 0.525), (20000, 0.7), (80000, 0.7)):
-        assert M._root_c(cfg, n) == pytest.approx(want)
-    cfg[M.CFG_C_ROOT_FROM] = 0.0
-    assert M._root_c(cfg, 1) == pytest.approx(0.7)
-
-
-def test_c_root_from_chooses_by_c_until_the_root_has_grown():
-    """The children of the c_root test (10: 0.52 over 50, 20: 0.45 over 10, each available
-    100 times), c=0.35, c_root=0.05, the root at 100 visits.  c_root_from 200 (100 <= 200):
-    the root still uses c, 20 scores 0.6875 against 10's 0.6543 and is chosen; c_root_from 25
-    (100 = 4 x 25): c_root, and 10 is chosen at 0.5348."""
-    kids = [(10, 50, 26.0, 0.1), (20, 10, 4.5, 0.6), (30, 40, 8.0, 0.05)]
-    for start, want, score in ((200.0, 20, 0.45 + 0.35 * math.sqrt(math.log(100) / 10)),
-                               (25.0, 10, 0.52 + 0.05 * math.sqrt(math.log(100) / 50))):
-        cfg = cfg_of(c_root=0.05)
-        cfg[M.CFG_C_ROOT_FROM] = start
-        (at_root, root_score), _ = root_and_below(kids, cfg)
-        assert at_root == want and root_score == pytest.approx(score)
+    tree = hand_tree([(10, 50, 25.0), (20, 10, 5.0), (30, 40, 20.0)])
+    best, *_ = select(tree, cfg_of(norm=True))
+    assert tree.action[best] == 20
 
 
 def test_a_node_whose_opened_children_all_lose_opens_another():
     """Means 0.01, 0.0, 0.015, all below open_losing 0.02: a rescue (2) whatever the
     widening, once the node has two visits per opened child (6); not with 5 visits, not with
     open_losing 0.012 (the third child is above it), not when it is off."""
-    losing = [(10, 50, 0.5, 0.1), (20, 10, 0.0, 0.6), (30, 39, 0.585, 0.05)]
+    losing = [(10, 50, 0.5), (20, 10, 0.0), (30, 39, 0.585)]
     for visits, threshold, opens in ((100, 0.02, 2), (6, 0.02, 2), (5, 0.02, 0), (100, 0.012, 0),
                                      (100, 0.0, 0)):
         tree = hand_tree(losing, root_visits=visits)
         cfg = cfg_of(open_losing=threshold, widen=0.01)
-        best, score, opened, best_mean, mass, mean = select(tree, cfg)
-        assert opens_of(tree, cfg, opened, score, best_mean, mass, mean) == opens, \
-            (visits, threshold)
+        best, opened, best_mean = select(tree, cfg)
+        assert opens_of(tree, cfg, opened, best_mean) == opens, (visits, threshold)
 
 
 def test_a_node_with_no_child_always_opens():
     tree = Tree(4)
-    for cfg in (cfg_of(), cfg_of("puct"), cfg_of(widen_mass=0.01)):
-        assert opens_of(tree, cfg, 0, -1e300, -1.0, 0.0, 0.0) == 1
+    for cfg in (cfg_of(), cfg_of(widen=0.01), cfg_of(open_losing=0.02)):
+        assert opens_of(tree, cfg, 0, -1.0) == 1
 
 
-def test_a_halving_root_picks_the_least_visited_move_still_in_play():
-    """Visits 50, 10, 39 (actions 10, 20, 30): the least visited, 20, unless it is out of
-    play; then 30 (39 < 50).  Every child is marked open and counted; the best mean is over
-    the moves in play only (30's 0.7; with 30 out too, 10's 0.6)."""
-    for out, want, mean in (((), 20, 0.7), ((20,), 30, 0.7), ((20, 30), 10, 0.6)):
-        tree = hand_tree()
-        active = np.ones(S.N_ACTIONS, dtype=np.int64)
-        active[list(out)] = 0
-        child_stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
-        best, opened, best_mean = M._select_root(active, child_stamp, 9, tree.action, tree.child,
-                                                 tree.sibling, tree.visits, tree.avail, tree.value)
-        assert tree.action[best] == want and opened == 3 and best_mean == pytest.approx(mean)
-        assert sorted(np.flatnonzero(child_stamp == 9)) == [10, 20, 30]
+# --- the order of commits ------------------------------------------------------------------
 
-
-def test_a_halving_root_opens_its_candidates_then_only_rescues():
-    """root_open 5: with 3 open it opens (1); with root_open 3 it does not (0), unless the
-    best mean in play (0.01) is below open_losing 0.02 after two visits per child (2)."""
-    tree = hand_tree()
-    cfg = cfg_of(open_losing=0.02)
-    cfg[M.CFG_ROOT_OPEN] = 5
-    assert M._opens_root(3, 0.5, cfg, tree.visits) == 1
-    cfg[M.CFG_ROOT_OPEN] = 3
-    assert M._opens_root(3, 0.5, cfg, tree.visits) == 0
-    assert M._opens_root(3, 0.01, cfg, tree.visits) == 2
-    tree.visits[0] = 5
-    assert M._opens_root(3, 0.01, cfg, tree.visits) == 0
-
-
-def test_halving_width_leaves_each_candidate_its_visits_in_the_first_round():
-    """m candidates, ceil(log2 m) rounds: 20,000 / (7 * 89) = 32.1 >= 32 but 20,000 / (7 * 90)
-    = 31.7 < 32, so 89; 2,000: 15 (2,000 / (4 * 15) = 33.3, 16 gives 31.25); never more
-    than the legal moves, never fewer than 2."""
-    assert halving_width(20_000, 32, 400) == 89
-    assert halving_width(2_000, 32, 400) == 15
-    assert halving_width(20_000, 32, 40) == 40
-    assert halving_width(10, 32, 400) == 2
-
-
-def test_a_halving_search_plays_the_move_left_after_halving_its_candidates():
-    """4,000 iterations, 32 visits a candidate: m = 25 (4,000 / (5 * 25) = 32.0; 26 gives
-    30.8), five rounds of 800: 25 -> 13 -> 7 -> 4 ->
-    2 -> 1.  The root opens exactly its 25 candidates; the move played is the one left in
-    play; the last two shared every round (32 + 800 / 13 + 800 / 7 + 800 / 4 + 800 / 2, about
-    808 visits each, the third 407); the same seed repeats the search."""
-    p = Position.new(2, seed=4)
-    assert halving_width(4000, 32, 400) == 25
-    runs = []
-    for _ in range(2):
-        s = Search(p, SearchConfig(halving=32, seed=3))
-        info = s.run(iterations=4000)
-        runs.append(info)
-        assert len(info.alternatives) == 25
-        assert sum(v for _, v, _ in info.alternatives) == 4000
-        active = [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1]
-        assert active == [info.move]
-        visits = sorted((v for _, v, _ in info.alternatives), reverse=True)
-        assert dict((a, v) for a, v, _ in info.alternatives)[info.move] == visits[0]
-        assert abs(visits[0] - 808) <= 2 and abs(visits[1] - 808) <= 2 and abs(visits[2] - 407) <= 2
-    assert runs[0].alternatives == runs[1].alternatives
-
-
-def test_a_halving_search_on_two_threads_halves_the_same_moves_in_both_trees():
-    """Two trees: the first opens the 25 candidates, the second gets the same root moves
-    (any it opened itself join them), so both trees hold one set of root moves, every move
-    in play is searched in both, and one move is left: the one played."""
-    p = Position.new(2, seed=4)
-    s = Search(p, SearchConfig(halving=32, threads=2, seed=3))
-    info = s.run(iterations=4000)
-    roots = [sorted(int(t.action[ch]) for ch in t.children(0)) for t in s.trees]
-    assert roots[0] == roots[1] and len(roots[0]) >= 25
-    assert info.iterations == 4000
-    active = [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1]
-    assert active == [info.move]
-    for t in s.trees:
-        kids = {int(t.action[ch]): int(t.visits[ch]) for ch in t.children(0)}
-        assert kids[info.move] >= max(kids.values()) - 1     # the last two shared a round
-
-
-def test_a_halving_search_reports_while_it_runs():
-    """A time budget cut into rounds still reports every ``every`` seconds, between
-    batches, and the last report's iterations are no more than the run's."""
-    p = Position.new(2, seed=4)
-    s = Search(p, SearchConfig(halving=32, seed=3))
-    seen = []
-    info = s.run(seconds=0.4, report=lambda i: seen.append(i.iterations), every=0.05)
-    assert len(seen) >= 2 and seen == sorted(seen) and seen[-1] <= info.iterations
-    assert [a for a, _, _ in info.alternatives if s.scratch[0].root_active[a] == 1] == [info.move]
-
-
-# --- the prior as probabilities ----------------------------------------------------------
-
-def probs_of(p, weights):
-    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
-    n = legal_moves(p.st, moves)
-    sc = Scratch()
-    P.prior_probs(p.st, moves, n, weights, sc.kmask, sc.masks, sc.kind_w, sc.probs)
-    return moves[:n].copy(), sc.probs[:n].copy(), sc
-
-
-def test_prior_probs_are_the_kind_logit_over_the_legal_moves():
-    """P(move) = exp(w[kind]) / sum over the legal moves: with every weight 0 but one kind's
-    log 3, each move of that kind has three times the chance of any other; all weights equal
-    (or no weights) give 1 / n each."""
-    p = Position.new(2, seed=4)
-    w = np.zeros(P.N_KINDS)
-    w[P.K_TILE_ALONE] = math.log(3.0)
-    moves, probs, sc = probs_of(p, w)
-    kinds = np.array([P.move_kind(p.st, sc.masks, a) for a in moves])
-    alone = kinds == P.K_TILE_ALONE
-    assert alone.any() and (~alone).any()
-    z = 3.0 * alone.sum() + (~alone).sum()
-    assert np.allclose(probs[alone], 3.0 / z) and np.allclose(probs[~alone], 1.0 / z)
-    assert probs.sum() == pytest.approx(1.0)
-    for weights in (np.full(P.N_KINDS, -2.0), None):
-        _, flat, _ = probs_of(p, weights)
-        assert np.allclose(flat, 1.0 / len(moves))
-
-
-def test_prior_probs_of_commits_halve_along_the_opening_order():
+def test_commits_open_in_the_order_that_decides_the_conflict_first():
     """The defender of a revolt (attacker 2 + 2 committed = 4, defender 1) needs 3 of his 5
-    red: the opening order is 3 (decides it), 0, then 1, 2, 4, 5 at ranks 3, 4, 6, 7
-    (2 + k), so P is proportional to 1, 1/2, 1/8, 1/16, 1/64, 1/128 (sum 219/128)."""
+    red (ties go to him, SPEC 4): commit 3 decides it and ranks first, then 0, then the rest
+    from the smallest at 2 + k (1, 2, 4, 5 at ranks 3, 4, 6, 7), so a node opens 3, 0, 1, 2,
+    4, 5."""
     p = midgame(1, hand_sizes=[4, 6], hands=["rrbggk", "rrrrrk"], out_of_game={"red": 2},
                 pending=revolt(0, 1, commit=2), **REVOLT_J6)
-    moves, probs, _ = probs_of(p, np.zeros(P.N_KINDS))
-    got = {int(a) - S.A_COMMIT: float(x) for a, x in zip(moves, probs)}
-    want = {3: 128, 0: 64, 1: 16, 2: 8, 4: 2, 5: 1}
-    assert got == pytest.approx({k: v / 219 for k, v in want.items()})
-
-
-def test_puct_nodes_keep_the_prior_probability_of_their_move():
-    """Each root child of a PUCT search holds P of its move among the root's legal moves
-    (the shipped kind weights), and the root the best P left untried (no more than the
-    largest P)."""
-    from tne_ai.search.evaluate import model_prior
-    p = Position.new(2, seed=4)
-    s = Search(p, SearchConfig(select="puct", seed=2))
-    s.run(iterations=400)
-    moves, probs, _ = probs_of(p, np.asarray(model_prior(), dtype=np.float64))
-    want = dict(zip(moves.tolist(), probs.tolist()))
-    tree = s.trees[0]
-    kids = tree.children(0)
-    assert len(kids) > 3
-    for ch in kids:
-        assert tree.prior[ch] == pytest.approx(want[int(tree.action[ch])], rel=1e-6)
-    assert 0.0 < tree.untried[0] <= max(want.values()) * (1 + 1e-6)
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(p.st, moves)
+    ranks = {int(a) - S.A_COMMIT: int(P.commit_rank(p.st, a - S.A_COMMIT)) for a in moves[:n]}
+    assert ranks == {3: 0, 0: 1, 1: 3, 2: 4, 4: 6, 5: 7}
+    stamp = np.zeros(S.N_ACTIONS, dtype=np.int64)
+    opened = []
+    for _ in range(n):
+        a = int(P.pick_commit(p.st, moves, n, stamp, 1))
+        opened.append(a - S.A_COMMIT)
+        stamp[a] = 1
+    assert opened == [3, 0, 1, 2, 4, 5]
 
 
 # --- searches ------------------------------------------------------------------------------
@@ -408,16 +182,11 @@ def test_no_unopened_winner_finds_the_revolt_by_a_leader_move_at_2000_iterations
         assert move_text(agent.choose(p)) in d["winning"], seed
 
 
-@pytest.mark.parametrize("spec", ["mcts:select=puct", "mcts:widen_mass=0.01",
-                                  "mcts:select=puct,open_losing=0.02"])
-def test_the_new_selections_search_and_repeat_with_the_same_seed(spec):
+def test_no_unopened_winner_is_on_with_the_fitted_evaluation_and_off_in_the_baseline():
+    """open_losing is the fitted evaluation's own at 0.02; the basic evaluation's is 0, so
+    the frozen baseline searches as it did."""
     assert SearchConfig().resolved().open_losing == 0.02
-    assert SearchConfig(evaluation="basic").resolved().open_losing == 0.0   # the frozen baseline
-    p = Position.new(3, seed=8)
-    runs = [Search(p, SearchConfig.from_spec(spec).replace(seed=5)).run(iterations=600) for _ in range(2)]
-    assert runs[0].alternatives == runs[1].alternatives and runs[0].move == runs[1].move
-    assert sum(v for _, v, _ in runs[0].alternatives) == 600
-    assert runs[0].move in Search(p).legal
+    assert SearchConfig(evaluation="basic").resolved().open_losing == 0.0
 
 
 def test_a_child_is_legal_in_a_determinization_when_the_movers_hand_allows_it():

@@ -10,7 +10,7 @@ import pytest
 from tne_ai.search.evaluate import load_weights
 from tne_ai.search.features import N_FEATURES
 from tne_ai.search.priors import N_KINDS
-from tne_ai.train import fit_logit, fit_per_count, player_mask
+from tne_ai.train import fit_logit, fit_per_count, player_mask, report_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,6 +34,11 @@ def test_train_plays_fits_and_writes_the_same_weights_for_the_same_seed(tmp_path
     out = first.stdout
     assert "held-out positions" in out and "fitted weights" in out and "hand-set (baseline)" in out
     assert out.strip().endswith("wrote a.npz")
+    # 2-player games: only the 2-player weights were fitted, and only they are printed
+    weights = [line for line in out.splitlines() if line.startswith("evaluation weights")]
+    assert len(weights) == 2 and weights[0].startswith("evaluation weights, 2 players: lowest ")
+    assert weights[1] == ("evaluation weights, 3 and 4 players: no games of those counts to "
+                          "fit; the file gives them the one vector fitted on all positions")
     # training on the saved records alone gives the same fit
     again = tne("train", "--games", "0", "--data", "a.jsonl", "--seed", "4", "-o", "c.npz", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
@@ -104,6 +109,28 @@ def test_per_count_fits_recover_each_counts_weight_and_keep_the_pooled_one_where
     assert w[0] == pytest.approx(2.0, abs=0.1) and w[2] == pytest.approx(-1.0, abs=0.1)
     assert w[1] == pooled[0]
     assert fit_per_count(data, pooled, 1e6) == pytest.approx(np.tile(pooled, 3), abs=1e-3)
+
+
+def test_the_report_prints_the_weights_of_the_player_counts_fitted_only():
+    """Three distinct per-count vectors; a report that fitted 2 and 4 players prints those two
+    and says 3 players had no games (its vector is the pooled one, fit_per_count)."""
+    w = np.concatenate([np.full(N_FEATURES, 0.25), np.full(N_FEATURES, 0.5), np.full(N_FEATURES, -1.0)])
+    report = {"games": 10, "positions": 100, "train_positions": 80, "test_positions": 20,
+              "decisions": 100, "fitted_counts": [2, 4]}
+    lines = report_lines(report, w, np.zeros(N_KINDS))
+    weights = [line for line in lines if line.startswith("evaluation weights")]
+    assert len(weights) == 3
+    assert weights[0].startswith("evaluation weights, 2 players: lowest +0.250, ")
+    assert weights[1].startswith("evaluation weights, 4 players: lowest -1.000, ")
+    assert weights[2] == ("evaluation weights, 3 players: no games of that count to fit; the "
+                          "file gives it the one vector fitted on all positions")
+    assert not any("+0.500" in line for line in lines)
+    # every count fitted: the three vectors, no such note
+    report["fitted_counts"] = [2, 3, 4]
+    weights = [line for line in report_lines(report, w, np.zeros(N_KINDS))
+               if line.startswith("evaluation weights")]
+    assert [line.split(":")[0] for line in weights] == [
+        f"evaluation weights, {n} players" for n in (2, 3, 4)]
 
 
 def test_dataset_rows_of_absent_players_are_zero_whatever_came_before():

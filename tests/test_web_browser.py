@@ -542,3 +542,86 @@ def test_each_seat_plays_from_its_own_link(tmp_path, browser):
         third.close()
         _hidden_hands_kept(received, 0)
         assert errors == []
+
+
+def _game_as_shown(page):
+    """What the play view shows of a game: the pieces on the board (kind and square), the
+    log and the hand."""
+    pieces = page.evaluate("[...document.querySelectorAll('svg#board [data-square]:not(rect.square)')]"
+                           ".map(e => e.getAttribute('class') + ' ' + e.dataset.square).sort()")
+    return pieces, page.inner_text("#log"), page.inner_text("#hand")
+
+
+def test_analyse_then_back_to_the_game(tmp_path, browser):
+    """Analyse opens the editor on the game's position; "Back to the game", and the browser's
+    back button, return to the same game: its board, log and hand as they were."""
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser)
+        _new_game(page, srv.url, ["human", "random"], seed=5)
+        assert _wait_state(page) == "your-move"
+        # player 0's first action, a tile: the log has one move and it is his second action
+        page.locator(".hand-tile:not([disabled])").first.click()
+        page.locator("circle.target").first.click()
+        page.wait_for_function("document.querySelectorAll('#log li').length == 1")
+        assert _wait_state(page) == "your-move"
+        before = _game_as_shown(page)
+        address = page.evaluate("location.hash")
+        assert address.startswith("#game=") and "&seat=0" in address
+        assert len(before[1].splitlines()) == 1 and "tile" in before[1]
+        for way_back in ("button", "browser"):
+            page.click("#btn-analyse")
+            page.wait_for_function("document.body.dataset.state == 'editor'")
+            assert page.is_visible("#ed-back") and page.is_visible("#editor-board")
+            assert not page.is_visible("#board")
+            gid = address.split("=")[1].split("&")[0]
+            assert page.inner_text("#ed-from-text") == f"From game {gid} (player 0's view)."
+            if way_back == "button":
+                page.click("#ed-back")
+            else:
+                page.go_back()
+            assert _wait_state(page) == "your-move"
+            assert page.is_visible("#board") and not page.is_visible("#editor-board")
+            assert page.evaluate("location.hash") == address
+            assert _game_as_shown(page) == before
+            assert page.locator("#ed-stop").is_disabled()   # the analysis was stopped
+        assert errors == []
+
+
+def test_the_board_wider_than_a_phone_says_so(tmp_path, browser):
+    """At 390 px the board is 760 px wide (style.css) inside 382 px (main's padding of 4 px
+    each side), so it scrolls.  Its viewBox is 674 units (26 + 16 x 40 + 8) at 760/674 px a
+    unit: column c spans 26 + 40 c to 26 + 40 (c + 1) units.  Scrolled to the left, the view
+    ends at 382 px = 338.8 units: A to G (G ends at 306, H at 346).  Scrolled to the right
+    (378 px = 335.2 units in), I (from 346) to P are whole.  On a desktop it fits: no cue."""
+    with Server(tmp_path / "games") as srv:
+        page, errors = _page(browser, width=390, height=844)
+        _new_game(page, srv.url, ["human", "random"], seed=5)
+        assert _wait_state(page) == "your-move"
+        box = "document.querySelector('#play-view .board-scroll')"
+        assert page.evaluate(f"[{box}.clientWidth, {box}.scrollWidth]") == [382, 760]
+        cue = page.locator("#play-view .scroll-cue")
+        assert cue.is_visible()
+        assert cue.inner_text() == "⇆ Columns A to G in view: swipe the board sideways for H to P."
+        shadows = ("[...['::before', '::after']].map(p => getComputedStyle("
+                   "document.querySelector('#play-view .board-wrap'), p).display)")
+        assert page.evaluate(shadows) == ["none", "block"]   # more board to the right only
+        # the cue is above the board, in the first screen
+        top = page.evaluate("document.querySelector('#play-view .scroll-cue').getBoundingClientRect().bottom")
+        assert top <= page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
+        page.evaluate(f"{box}.scrollLeft = {box}.scrollWidth")
+        page.wait_for_function("document.querySelector('#play-view .scroll-cue').textContent"
+                               ".includes('for A to H')")
+        assert cue.inner_text() == "⇆ Columns I to P in view: swipe the board sideways for A to H."
+        assert page.evaluate(shadows) == ["block", "none"]
+        # the editor's board says the same
+        page.click("#btn-analyse")
+        page.wait_for_function("document.body.dataset.state == 'editor'")
+        page.click("#ed-stop")
+        assert page.locator("#editor-view .scroll-cue").inner_text().startswith("⇆ Columns A to G in view")
+        assert errors == []
+        desk, errors = _page(browser)
+        _new_game(desk, srv.url, ["human", "random"], seed=6)
+        assert _wait_state(desk) == "your-move"
+        assert not desk.locator("#play-view .scroll-cue").is_visible()
+        assert desk.evaluate(shadows) == ["none", "none"]
+        assert errors == []

@@ -33,11 +33,13 @@ agent's own rule), so with the same seed and iteration budget the engine plays t
 moves with the agent's statistics.  The position of a ``game`` record is replayed from the
 previous one when the record extends it.
 """
+import json
 import sys
 import threading
 import time
 
 from . import __version__
+from . import limits as L
 from .errors import TneError
 from .notation import move_text
 from .protocol import PROTOCOL_VERSION, Option, ProtocolError, encode, line_reader, parse_client
@@ -63,6 +65,10 @@ ENGINE_ONLY = [Option("info_interval", "float", 0.5, 0.01, 60.0,
                       "seconds between the info lines of a go")]
 # iterations and time are go's own keys (its budget), not options
 GO_KEYS = ("iterations", "time")
+# go infinite searches until stop, at most this long (the longest time budget of a go): its
+# trees count visits in int32, which an hour fills only at 600,000 iterations a second (a
+# few times this machine's rate of one thread, bench/README.md)
+INFINITE_SECONDS = L.MAX_SECONDS
 OPTIONS = [_option(row) for row in search_options() if row.name not in GO_KEYS] + ENGINE_ONLY
 
 
@@ -145,6 +151,7 @@ class EngineServer:
 
     # --- messages -----------------------------------------------------------------------
     def do_hello(self, msg):
+        self._idle("hello")
         self.send({"type": "hello", "name": ENGINE_NAME, "version": __version__,
                    "protocol": PROTOCOL_VERSION,
                    "options": [o.to_dict() for o in OPTIONS]})
@@ -163,12 +170,16 @@ class EngineServer:
         except SearchConfigError:
             key = None
         if key is None or key in GO_KEYS:
-            import json
             from .limits import clip
             shown = clip(json.dumps(name)[1:-1], 60)   # a hostile name: short, one line
             raise ProtocolError(f"unknown option '{shown}' (options: "
                                 f"{', '.join(self.by_name)})")
-        self.config = self.config.replace(**{key: check_value(key, msg["value"])})
+        value = msg["value"]
+        # null (JSON) is the engine's own choice for an option whose default is null, and
+        # refused for any other; a refusal spells null, true and false as the line did
+        shown = json.dumps(value) if value is None or isinstance(value, bool) else None
+        self.config = self.config.replace(
+            **{key: check_value(key, value, shown and f"option {key}={shown}")})
 
     def do_newgame(self, msg):
         self._idle("newgame")
@@ -258,16 +269,25 @@ class EngineServer:
         cfg = self.config.replace(threads=msg.get("threads", self.config.threads),
                                   seed=move_seed(self.config.seed, call))
         iterations, seconds = msg.get("iterations"), msg.get("time")
-        if msg.get("infinite", False):
-            iterations, seconds = None, None       # until stop
+        infinite = msg.get("infinite", False)
         s = next_search(self.last, st, cfg)
         self.last = s
         self._started(s)
+        # go infinite runs until stop, and at most INFINITE_SECONDS: a timer stops it then
+        # (not a time budget, which would size the trees for the whole hour at the start)
+        timer = threading.Timer(INFINITE_SECONDS, s.stop) if infinite else None
 
         def report(info):
             self.send(self._info(info, time.perf_counter() - start))
-        info = s.run(iterations, seconds_left(seconds, start), report=report,
-                     every=self.options["info_interval"])
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        try:
+            info = s.run(iterations, seconds_left(seconds, start), report=report,
+                         every=self.options["info_interval"])
+        finally:
+            if timer is not None:
+                timer.cancel()
         if self.abandon:
             return
         elapsed = time.perf_counter() - start

@@ -85,6 +85,12 @@ One JSON object:
             shared places 1, 1, 3), all at the last position of the record (for a truncated
             game: the standing when it was cut)
 ``meta``    optional, a free object: agents, seed, seconds per move, game id, ``truncated`` ...
+            A game that stopped before its end says why: ``truncated`` true (a ply limit cut
+            it), ``forfeit`` ``{"seat", "ply", "reason"}`` (an agent could not go on) or
+            ``stopped`` ``{"seat", "ply", "reason"}`` (the person in that seat stopped it:
+            ``"quit"``, ``"end of input"``, ``"interrupted"``; ``ply`` is the number of
+            moves); ``tne play`` saves its record after every move without any of them, so
+            an unfinished game with none is one whose process ended without a word (killed).
 """
 import json
 import math
@@ -1004,6 +1010,11 @@ def _check_meta(meta, n, plies):
     _meta_kind(meta, "forfeit", lambda v: isinstance(v, dict) and _is_int(v.get("seat"))
                and 0 <= v["seat"] < n and isinstance(v.get("reason", ""), str),
                f"an object {{seat 0 to {n - 1}, ply, reason}}")
+    _meta_kind(meta, "stopped", lambda v: isinstance(v, dict) and set(v) == {"seat", "ply",
+                                                                              "reason"}
+               and _is_int(v["seat"]) and 0 <= v["seat"] < n and _is_int(v["ply"])
+               and v["ply"] == plies and isinstance(v["reason"], str),
+               f"an object {{seat 0 to {n - 1}, ply {plies} (the moves), reason}}")
     if "analysis" in meta:
         _check_analysis(meta["analysis"], n, plies)
 

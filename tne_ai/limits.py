@@ -12,16 +12,16 @@ MAX_THREADS = 64                # root-parallel search trees per move
 MAX_MULTIPV = 256               # lines (root moves) one analysis reports
 # Worker processes of a --jobs command (tournament, train, analyse).  Memory ceiling: a worker
 # holds about 165 MB (tne tournament --jobs 64 with greedy agents peaked at 10.5 GB in 66
-# processes) plus its search trees, 41 bytes a node: at most the iteration budget
-# (MAX_ITERATIONS: 410 MB), or for a time budget 200,000 nodes a second up to 4M per thread.
-# At 32 jobs of the largest iteration budget that is 32 x (165 + 410) MB, about 18 GB: within
+# processes) plus its search trees, 33 bytes a node: at most the iteration budget
+# (MAX_ITERATIONS: 330 MB), or for a time budget 200,000 nodes a second up to 4M per thread.
+# At 32 jobs of the largest iteration budget that is 32 x (165 + 330) MB, about 16 GB: within
 # a 24 GiB machine (README, "Limits").  Workers start as work arrives: never more than tasks.
 MAX_JOBS = 32
 MAX_DEALS = 100_000             # tournament deals per table (--games)
 MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations
 MAX_PLIES = 50_000              # moves (actions and decisions) in a game record / --max-moves
 MAX_SIMULATIONS = 10_000_000    # OpenSpiel MCTS simulations per move
-MAX_NODES = 1 << 25             # search tree nodes per thread (41 bytes each: 1.4 GB at the bound)
+MAX_NODES = 1 << 25             # search tree nodes per thread (33 bytes each: 1.1 GB at the bound)
 MAX_BATCH = 1 << 20             # search iterations between checks of the clock and of stop
 MAX_EXPLORATION = 1e6           # the UCB exploration constant c (above 0)
 MAX_WIDEN = 100.0               # progressive widening's constant

@@ -7,27 +7,36 @@ and, before each of the person's decisions, a compact board (no legend), one lin
 (scores, supply, the hand the person may see) and what is asked.  Moves are typed in SPEC
 notation (``tile red F4``, ``commit 1``...); ``?`` lists the legal moves, ``hint`` asks the
 engine (a search of HINT_ITERATIONS iterations, or ``hint N``, from the person's view only),
-``help`` explains, ``board`` shows the whole board, legend and summary, ``quit`` stops.  A
-line that is not a move, or a move that is not legal now, is answered with the reason and a
-fresh prompt.  In a terminal, lines are edited and recalled (Up, Down) with the standard
-library's ``readline`` where the platform has it.  A decision with one legal answer (commit 0
-without tiles of the colour...) is played at once and said so.
+``help`` explains, ``board`` shows the whole board, legend and summary, ``undo [N]`` takes
+back the person's last (N-th last) decision and every move after it, ``quit`` stops.  Every
+number typed (``hint N``, ``undo N``) is read by io.parse_int (ASCII digits, bounded).  A
+line that is not a move, or a move that is not legal now, or a command with a bad number, is
+answered with one line giving the reason, and a fresh prompt.  In a terminal, lines are
+edited and recalled (Up, Down) with the standard library's ``readline`` where the platform
+has it.  A decision with one legal answer (commit 0 without tiles of the colour...) is
+played at once and said so; it is not one of the person's decisions for ``undo``.
 
-However the game stops (its end, ``quit``, end of input, Ctrl-C), the moves played so far
-are returned as a ``tne-game/1`` record (formats.game_record) and, given ``out``, written
-there; ``meta`` holds the agents by seat (``"human"`` for the person), the AI's spec
-(``ai``), the seed, the person's seat and ``truncated`` (true unless the game reached its
-end).  ``tne replay`` reads that record; ``play(resume=path)`` continues it.
+The moves played so far are a ``tne-game/1`` record (formats.game_record), returned however
+the game stops.  Given ``out``, the record is written there when the game starts and again
+after every move, before the move is shown (io.write_atomic: a temporary file renamed over
+the old), so a crash or a kill loses no move the terminal has shown.  ``meta`` holds the
+agents by seat (``"human"`` for the person), the AI's spec (``ai``), the seed, the person's
+seat, ``truncated`` (false: the terminal game has no ply limit) and, when the person stopped
+the game (``quit``, end of input, Ctrl-C), ``stopped``: ``{"seat", "ply", "reason"}``
+(formats.py, tne-game/1).  ``tne replay`` reads that record; ``play(resume=path)``
+continues it.
 """
 import json
 import os
+import re
 import textwrap
 
 from . import board as B
 from . import state as S
 from .agents import make_agent
 from .errors import NotationError, TneError
-from .limits import MAX_SEED, clip
+from .io import parse_int, write_atomic
+from .limits import MAX_COMMAND_BYTES, MAX_SEED, clip
 from .formats import game_record
 from .notation import move_text, parse_move
 from .position import Position
@@ -49,8 +58,10 @@ Colours may be written r b g k; squares A1 (top left) to P11.  Commands:
   hint        ask the engine for your move (4000 iterations, from your view only);
               'hint 20000' searches longer
   board       show the whole board, its legend and the scores again
+  undo        take back your last decision and the moves after it; 'undo 3' your
+              last three
   help        this text
-  quit        stop; the game so far is saved (so it is on Ctrl-C or Ctrl-D)
+  quit        stop (so do Ctrl-C and Ctrl-D); the game is saved after every move
 On the board: r b g k tiles, # monument tile, x catastrophe, * treasure, and a leader as
 its colour letter in capitals and the player's number (R0: player 0's red leader)."""
 
@@ -60,6 +71,26 @@ _DECISION = {"revolt": "commit", "war": "commit", "war-choice": "war choice",
 
 class _Quit(Exception):
     """The person typed quit."""
+
+
+class _Undo(Exception):
+    """The person typed ``undo [N]``: take back his last ``count`` decisions."""
+
+    def __init__(self, count):
+        super().__init__(count)
+        self.count = count
+
+
+# control characters (after blanks are folded) and lone surrogates (bytes that were not
+# UTF-8, as Python decodes a terminal's input): shown escaped, never echoed raw
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _clean(line):
+    """A typed line as one line of printable text: blanks folded to single spaces, control
+    characters and undecodable bytes written as escapes ('\\x1b', '\\udcff')."""
+    text = " ".join(str(line).split())
+    return _UNSHOWABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def _sort_key(word):
@@ -97,14 +128,33 @@ def _asked(p):
     return _DECISION.get(pend["kind"], pend["kind"])
 
 
-def _ask(p, seat, read, write):
-    """Prompt until the person types a legal move (its action code) or a command that stops."""
+def undo_count(arg, undoable):
+    """The N of ``undo N`` (``arg`` the text after the word; empty: 1), 1 to ``undoable``
+    (the person's decisions so far); TneError naming what is wrong otherwise."""
+    if undoable == 0:
+        raise TneError("undo: you have made no decision to take back")
+    if not arg:
+        return 1
+    return parse_int(arg, "undo", 1, undoable)
+
+
+def _ask(p, seat, read, write, undoable=0):
+    """Prompt until the person types a legal move (its action code) or a command that stops
+    (_Quit) or takes back his last decisions (_Undo; ``undoable``: how many he has made)."""
     legal = p.legal_codes()
     texts = [move_text(c) for c in legal]
     prompt = f"player {seat}, your {_asked(p)}> "
     while True:
-        line = read(prompt)
-        command = " ".join(line.split())
+        try:
+            line = read(prompt)
+        except UnicodeDecodeError:   # a terminal whose Python decodes its input strictly
+            write("not a move: the line is not UTF-8 text; type ? for the legal moves")
+            continue
+        if len(line) > MAX_COMMAND_BYTES:
+            write(f"not a move: a line of {len(line)} characters (at most "
+                  f"{MAX_COMMAND_BYTES}); type ? for the legal moves")
+            continue
+        command = _clean(line)
         word = command.lower()
         if not command:
             continue
@@ -113,11 +163,19 @@ def _ask(p, seat, read, write):
             for line in engine_hint(p, seat, rest):
                 write(line)
             continue
+        if first == "undo":
+            try:
+                count = undo_count(rest, undoable)
+            except TneError as e:
+                write(f"{e}; type help for help")
+                continue
+            raise _Undo(count)
         if first == "?":
             rest = " ".join(B.COLOURS[B.COLOUR_LETTERS.index(w)] if len(w) == 1 and
                             w in B.COLOUR_LETTERS else w for w in rest.split())
             shown = [t for t in texts if t.startswith(rest)] if rest else texts
-            write(f"legal moves ({len(shown)}{' starting ' + repr(rest) if rest else ''}):")
+            write(f"legal moves ({len(shown)}"
+                  f"{' starting ' + repr(clip(rest, 40)) if rest else ''}):")
             write("\n".join(hint_lines(shown)) if shown else "  none")
             continue
         if word in ("help", "h"):
@@ -150,10 +208,10 @@ def engine_hint(p, seat, arg=""):
     from .search.session import search
     iterations = HINT_ITERATIONS
     if arg:
-        if not arg.isdigit() or not 100 <= int(arg) <= HINT_MAX_ITERATIONS:
-            return [f"hint: expected a number of iterations, 100 to {HINT_MAX_ITERATIONS}, "
-                    f"not {clip(repr(arg), 40)}"]
-        iterations = int(arg)
+        try:
+            iterations = parse_int(arg, "hint", 100, HINT_MAX_ITERATIONS)
+        except TneError as e:
+            return [f"{e}; 'hint N' searches N iterations, 100 to {HINT_MAX_ITERATIONS}"]
     known = [k == seat for k in range(p.players)]
     view = Position.from_json(position_to_dict(p.st, known, False), seed=0)
     result = search(view.st, iterations=iterations, seed=0)
@@ -283,15 +341,34 @@ def _resumed(path):
     return record, p, seat, seed, ai
 
 
+def _forced(p, seat):
+    """Whether the person is to answer a decision with one legal answer (played at once)."""
+    return p.to_act == seat and p.pending is not None and len(p.legal_codes()) == 1
+
+
+def replay_decisions(start, moves, seat):
+    """The position after ``moves`` from the position object ``start``, and the plies at
+    which the person in ``seat`` decided (was to act and not forced: _forced)."""
+    p = Position.from_json(start)
+    decisions = []
+    for ply, text in enumerate(moves):
+        if p.to_act == seat and not _forced(p, seat):
+            decisions.append(ply)
+        p.push(text)
+    return p, decisions
+
+
 def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, out=None,
          resume=None):
     """Play a game: the person in ``seat`` against ``make_agent(ai, seed=...)`` in every
-    other seat, from ``Position.new(players, seed)``.  Returns the ``tne-game/1`` record (and
-    writes it as JSON to the path ``out`` if given), however the game stops.  With
-    ``resume`` (the path of a record saved by play) the game goes on from where it stopped,
-    with that record's players, seat, seed and AI spec (``ai`` if it has none); the AI's
-    searches then differ from an unbroken game's.  Raises TneError for a bad argument
-    (players, seat, an agent spec, a record) before anything is asked or written."""
+    other seat, from ``Position.new(players, seed)``.  Returns the ``tne-game/1`` record
+    however the game stops; given ``out``, writes it there at the start and after every move
+    (module docstring).  With ``resume`` (the path of a record saved by play) the game goes
+    on from where it stopped, with that record's players, seat, seed and AI spec (``ai`` if
+    it has none); the AI's searches then differ from an unbroken game's.  Raises TneError for
+    a bad argument (players, seat, an agent spec, a record) before anything is asked or
+    written, and for a record that cannot be written (the game stops there; the file holds
+    every move shown before)."""
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise TneError(f"players must be 2, 3 or 4, not {clip(repr(players), 40)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -304,6 +381,7 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
         players = p.players
         start = record["start"]
         moves = list(record["moves"])
+        p, decisions = replay_decisions(start, moves, seat)
     elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise TneError(f"seat {clip(repr(seat), 40)}: players are numbered 0 to {players - 1}")
     agents = {k: make_agent(ai, seed=seed * 4 + k) for k in range(players) if k != seat}
@@ -312,6 +390,24 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
         p = Position.new(players, seed)
         start = p.to_json()
         moves = []
+        decisions = []
+    # a path that is not a regular file (/dev/null, a pipe) is written once, at the end
+    live = out is not None and (not os.path.exists(out) or os.path.isfile(out))
+
+    def record_of(stop=None):
+        meta = {"agents": names, "ai": ai, "seed": seed, "human_seat": seat,
+                "truncated": False}
+        if stop is not None:
+            meta["stopped"] = {"seat": seat, "ply": len(moves), "reason": stop}
+        return game_record(start, moves, p.to_json(), meta)
+
+    def save(record):
+        try:
+            write_atomic(out, json.dumps(record, indent=1) + "\n")
+        except OSError as e:
+            raise TneError(f"{out}: cannot write the game record: {e.strerror or e}; the "
+                           f"game stops here") from None
+
     write(f"Tigris & Euphrates, {players} players, seed {seed}: you are player {seat}; "
           + ", ".join(f"player {k} is {names[k]}" for k in range(players) if k != seat) + "."
           + (f" Resumed after move {len(moves)}." if resume is not None else ""))
@@ -325,12 +421,15 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
             pass
     stop = None
     try:
+        if live:
+            save(record_of())
         while not p.is_over():
             k = p.to_act
-            if k == seat and p.pending is not None and len(p.legal_codes()) == 1:
+            told = []   # what is said before the move, once it is saved
+            if _forced(p, seat):
                 code = p.legal_codes()[0]
-                write(f"decision: {pending_text(p.st)}")
-                write(f"your only choice, played at once: {move_text(code)}")
+                told = [f"decision: {pending_text(p.st)}",
+                        f"your only choice, played at once: {move_text(code)}"]
             elif k == seat:
                 write("\n".join(compact_lines(p, seat)))
                 if p.pending is not None:
@@ -338,7 +437,19 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
                     if p.pending["kind"] in ("revolt", "war"):
                         write(strength_line(p))
                     write("\n".join(hint_lines(move_text(c) for c in p.legal_codes())))
-                code = _ask(p, seat, read, write)
+                try:
+                    code = _ask(p, seat, read, write, len(decisions))
+                except _Undo as u:
+                    ply = decisions[-u.count]
+                    taken = moves[ply:]
+                    moves, decisions = moves[:ply], decisions[:-u.count]
+                    p, _ = replay_decisions(start, moves, seat)
+                    if live:
+                        save(record_of())
+                    write(f"undo: took back {len(taken)} move{'' if len(taken) == 1 else 's'}"
+                          f" ({u.count} of your decisions); back before your '{taken[0]}'")
+                    continue
+                decisions.append(len(moves))
             else:
                 if len(p.legal_codes()) > 1 and names[k].startswith(("mcts", "openspiel")):
                     write(f"{_who(k, seat, names)} is thinking...")
@@ -346,6 +457,10 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
             before = p.copy()
             p.push(code)
             moves.append(move_text(code))
+            if live:
+                save(record_of())
+            for line in told:
+                write(line)
             write(f"{_who(k, seat, names)}: {move_text(code)}")
             for line in conflict_lines(before, code, p):
                 write(line)
@@ -361,14 +476,8 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
         write("\n".join(_result_lines(p, seat, names)))
     else:
         write(f"\nstopped ({stop}) after {len(moves)} move{'' if len(moves) == 1 else 's'}")
-    meta = {"agents": names, "ai": ai, "seed": seed, "human_seat": seat,
-            "truncated": stop is not None}
-    record = game_record(start, moves, p.to_json(), meta)
+    record = record_of(stop)
     if out is not None:
-        try:
-            with open(out, "w", encoding="utf-8") as f:
-                f.write(json.dumps(record, indent=1) + "\n")
-        except OSError as e:
-            raise TneError(f"{out}: cannot write the game record: {e.strerror or e}") from None
+        save(record)
         write(f"game record written to {out}")
     return record

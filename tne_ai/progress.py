@@ -2,8 +2,11 @@
 
 On a terminal one line is rewritten in place (``\\r``) as the work goes and ended when it is
 done; on a pipe or a file, whole lines are written: a stage's first and last, and between them at
-most one every ``every`` seconds, so that a log stays short.  ``quiet`` writes
-nothing (``tne -q``).
+most one every ``every`` seconds, so that a log stays short.  On a pipe a stage's latest
+line is held back until the next stage starts or ``end()`` is called, so every stage must be
+ended (the CLI ends each one, also when it fails or stops early): then its last line, with
+the final count ("4 of 4 moves reviewed"), is always written.  ``quiet`` writes nothing
+(``tne -q``).
 """
 import contextlib
 import sys

@@ -156,6 +156,10 @@ def parse_client(line):
         from .search.config import SearchConfigError, check_value
         for key in ("iterations", "time", "threads"):
             if key in msg:
+                # null is no budget: refused as a bare go is (taken as absent, it would
+                # start a search without end)
+                if msg[key] is None:
+                    raise ProtocolError(f"go: option {key}=null: needs a value")
                 try:
                     check_value(key, msg[key], f"go: option {key}={_echo(msg[key])}")
                 except SearchConfigError as e:

@@ -343,14 +343,16 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
     pooled = fit_logit(train_set["x"], train_set["y"], player_mask(train_set["players"]), l2=l2,
                        report=step("fit-eval", "the evaluation", len(train_set["y"])))
     w = fit_per_count(train_set, pooled, l2,
-                      report=step("fit-eval", "the per-count evaluations", len(train_set["y"])))
+                      report=step("fit-counts", "the per-count evaluations", len(train_set["y"])))
     prior = fit_prior(train_set, l2=l2,
                       report=step("fit-prior", "the move-kind prior", len(train_set["chosen"])))
     mask = player_mask(test_set["players"])
     report = {"games": int(len(records)), "positions": int(len(data["y"])),
               "train_positions": int(len(train_set["y"])), "test_positions": int(len(test_set["y"])),
               "decisions": int(len(data["chosen"])),
-              "decisions_from_visits": int(data["from_visits"].sum())}
+              "decisions_from_visits": int(data["from_visits"].sum()),
+              # the player counts with training positions: the others keep the pooled vector
+              "fitted_counts": [n for n in (2, 3, 4) if (train_set["players"] == n).any()]}
     report["fitted"] = log_loss(model_chances(test_set, w), test_set["y"], mask)
     report["basic"] = log_loss(basic_chances(test_set), test_set["y"], mask)
     if previous and os.path.exists(previous):
@@ -402,10 +404,21 @@ def report_lines(report, w, prior):
                      f"{report['prior_fitted']:.4f}, uniform {report['prior_uniform']:.4f} "
                      f"(targets: root visit shares at {report['decisions_from_visits']} of "
                      f"{report['decisions']} decisions, the kind played at the rest)")
+    # only the counts fitted: a count without games keeps the pooled vector (fit_per_count)
+    fitted = report.get("fitted_counts", [2, 3, 4])
     for k in range(len(w) // N_FEATURES):
+        if len(w) > N_FEATURES and k + 2 not in fitted:
+            continue
         label = "evaluation weights" + (f", {k + 2} players" if len(w) > N_FEATURES else "")
         lines.append(f"{label}: " + ", ".join(
             f"{n} {v:+.3f}" for n, v in zip(FEATURE_NAMES, w[k * N_FEATURES:(k + 1) * N_FEATURES])))
+    kept = [n for n in (2, 3, 4) if n not in fitted]
+    if len(w) > N_FEATURES and kept:
+        counts = " and ".join(str(n) for n in kept)
+        one = len(kept) == 1
+        lines.append(f"evaluation weights, {counts} players: no games of "
+                     f"{'that count' if one else 'those counts'} to fit; the file gives "
+                     f"{'it' if one else 'them'} the one vector fitted on all positions")
     lines.append("prior weights: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(KIND_NAMES, prior)))
     return lines
 

@@ -1,6 +1,7 @@
 """Checks of the file and directory names a user gives, made before any work starts, so that
 a bad ``-o``/``--out``/``--svg``... is one line naming the option rather than an error after
-minutes of search (README, "Errors").  InputError starting with ``what`` otherwise."""
+minutes of search (README, "Errors").  InputError starting with ``what`` otherwise.
+``write_atomic`` replaces a file at once (a temporary file renamed over it)."""
 import errno
 import os
 import stat
@@ -84,3 +85,34 @@ def check_input_file(path, what):
     if not os.access(name, os.R_OK):
         raise InputError(f"{what}: {_shown(name)}: cannot read: permission denied")
     return name
+
+
+def write_atomic(path, text):
+    """Replace the file ``path`` by ``text`` (UTF-8) at once: the text goes to a temporary
+    file beside it (``<path>.<pid>.tmp``), is flushed and fsynced, and is renamed over
+    ``path`` (os.replace), so that a reader, a crash or a kill finds the old file or the new,
+    never a part of one.  A ``path`` that exists and is not a regular file (``/dev/null``, a
+    pipe) is written in place: it cannot be renamed over.  OSError if the write fails; the
+    temporary is removed then and ``path`` is as it was."""
+    name = os.fspath(path)
+    try:
+        regular = stat.S_ISREG(os.stat(name).st_mode)
+    except FileNotFoundError:
+        regular = True
+    if not regular:
+        with open(name, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    tmp = f"{name}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, name)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise

@@ -61,11 +61,6 @@ COUNT_DEFAULTS["net"] = COUNT_DEFAULTS["model"]
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
 DEFAULT_BATCH = 32
-# selection (search/mcts.py): PUCT's constant and first-play urgency reduction (win chances
-# in [0, 1]); open_losing, the win chance below which a node's opened children all count as
-# losing, is one of the evaluation's own (EVALUATION_DEFAULTS)
-DEFAULT_CPUCT = 1.0
-DEFAULT_FPU = 0.1
 
 
 class SearchConfigError(TneError, ValueError):
@@ -101,51 +96,21 @@ _ROWS = (
                (), ("kinds", "none")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
-    OptionInfo("c_root", "float", None, 0.0, L.MAX_EXPLORATION, True,
-               "select=ucb: the exploration constant at the root (default: c's value)"),
-    OptionInfo("c_root_from", "int", 0, 0, L.MAX_ITERATIONS, False,
-               "with c_root: the root's exploration constant is c until the root has this "
-               "many visits, then grows with the logarithm of its visits to c_root at four "
-               "times as many (0: c_root from the first visit)"),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,
                "progressive widening: a node opens children while it has fewer than "
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
     OptionInfo("widen_exp", "float", None, 0.0, L.MAX_WIDEN_EXP, False,
                "progressive widening exponent" + _EVAL_OWN, ("wexp",)),
-    OptionInfo("select", "choice", "ucb", None, None, False,
-               "selection among a node's children: ucb (mean + c sqrt(ln avail / visits), "
-               "opening by widening) or puct (mean + cpuct P sqrt(N) / (1 + visits), P the "
-               "move's prior probability; another move opens, in widening's kind order, when "
-               "the best untried P at first-play urgency (see fpu) scores higher)",
-               (), ("ucb", "puct")),
     OptionInfo("norm", "bool", None, None, None, False,
-               "select=ucb: the children's mean win chances scaled to [0, 1] between the "
+               "UCB on the children's mean win chances scaled to [0, 1] between the "
                "least and the best of them before the exploration term is added (the visits "
                "gather on the best children where their win chances differ by little)"
                " (default: the evaluation's own, EVALUATION_DEFAULTS and COUNT_DEFAULTS: "
                "with the fitted evaluation on for 2 and 3 players, off for 4)"),
-    OptionInfo("norm_root", "bool", True, None, None, False,
-               "with norm: the root's children scaled too (0: plain UCB at the root, the "
-               "children's means scaled below it)"),
-    OptionInfo("cpuct", "float", DEFAULT_CPUCT, 0.0, L.MAX_EXPLORATION, True,
-               "select=puct: the exploration constant"),
-    OptionInfo("fpu", "float", DEFAULT_FPU, 0.0, 1.0, False,
-               "select=puct: an untried move is valued at the opened children's mean win "
-               "chance less this times the square root of their summed prior (first-play "
-               "urgency)"),
     OptionInfo("open_losing", "float", None, 0.0, 1.0, False,
                "no unopened winner: a node whose opened children all have a mean win chance "
                "for the chooser below this, after two visits per opened child, opens another "
                "untried move, whatever the widening (0: off)" + _EVAL_OWN),
-    OptionInfo("widen_mass", "float", 0.0, 0.0, L.MAX_WIDEN, False,
-               "widening by prior mass instead of count: a node opens moves in prior order "
-               "while the prior probabilities of its opened children sum to less than "
-               "widen_mass * (visits + 1) ** widen_exp (0: off, widen counts children)"),
-    OptionInfo("halving", "int", 0, 0, L.MAX_ITERATIONS, False,
-               "sequential halving at the root: open as many moves as leave this many visits "
-               "each in the first of ceil(log2 m) equal rounds, then keep the better half by "
-               "mean win chance each round and play the one left (0: off, the most visited "
-               "move of UCB); needs a budget"),
     OptionInfo("settle", "bool", None, None, None, False,
                "settle pending decisions before scoring a leaf" + _EVAL_OWN, ("settle_leaves",)),
     OptionInfo("commit_margin", "float", None, 0.0, 1.0, False,
@@ -286,18 +251,10 @@ class SearchConfig:
     evaluation: str = "model"
     prior: str = "kinds"
     c: Optional[float] = None
-    c_root: Optional[float] = None
-    c_root_from: int = 0
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
-    select: str = "ucb"
     norm: Optional[bool] = None
-    norm_root: bool = True
-    cpuct: float = DEFAULT_CPUCT
-    fpu: float = DEFAULT_FPU
     open_losing: Optional[float] = None
-    widen_mass: float = 0.0
-    halving: int = 0
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None

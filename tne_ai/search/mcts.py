@@ -1,7 +1,7 @@
 """Single-observer information-set MCTS (SO-ISMCTS) in numba.
 
 One tree over the searcher's view.  Each iteration samples a determinization of the root
-(``determinize``), walks the tree choosing by UCB (or PUCT, ``select``) among the children
+(``determinize``), walks the tree choosing by UCB (``norm``: on normalised means) among the children
 whose action is legal in that sample (availability counts: a child's ``avail`` grows each
 time it was selectable), expands one untried legal action, plays a random rollout (to the
 end when ``rollout_depth`` is negative, else that many moves, then evaluates the position with ``evaluate``) and backs up
@@ -25,7 +25,7 @@ from ..engine.rng import below, make_rng
 from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
 from .determinize import determinize
 from .evaluate import evaluate, evaluate_model, settle
-from .priors import commit_context, defender_hidden, pick_commit, pick_untried, prior_probs
+from .priors import commit_context, defender_hidden, pick_commit, pick_untried
 from .value import evaluate_net
 from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
@@ -38,29 +38,15 @@ CFG_WIDEN_A = 1   # fewer than max(1, C * visits ** A); C = 0 opens untried move
 CFG_EVEN_ROOT = 2  # 1: at a root commit decision, share the visits evenly among the commits
 CFG_C = 3          # the UCB exploration constant
 CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
-CFG_SELECT = 5     # 0: UCB; 1: PUCT with first-play urgency (``_select``, ``_opens``)
-CFG_CPUCT = 6      # PUCT's exploration constant
-CFG_FPU = 7        # PUCT: an untried move is valued at the opened children's mean less this
-#                    times the square root of their prior mass
-CFG_OPEN_LOSING = 8  # > 0: a node whose opened children all have a mean below this opens more
-CFG_WIDEN_MASS = 9   # > 0: widen by prior mass: open while the opened children's prior
-#                      probabilities sum to less than M * (visits + 1) ** A
-CFG_HALVING = 10    # 1: sequential halving at the root (``_select_root``; the session
-#                     runs the rounds and marks the moves still in play in ``root_active``)
-CFG_ROOT_OPEN = 11  # with halving: the root opens moves in prior order until it has this many
-CFG_NORM = 12      # 1: UCB on the children's means scaled to [0, 1] between their least and best
-#                    (2: below the root only, plain UCB at the root)
-CFG_C_ROOT = 13    # the exploration constant of UCB (plain or normalised) at the root
-CFG_C_ROOT_FROM = 14  # > 0: the root's constant is CFG_C up to this many root visits and grows
-#                       with their logarithm to CFG_C_ROOT at four times as many (``_root_c``)
-CFG_SIZE = 15
-LOG_4 = math.log(4.0)
+CFG_OPEN_LOSING = 5  # > 0: a node whose opened children all have a mean below this opens more
+CFG_NORM = 6       # 1: UCB on the children's means scaled to [0, 1] between their least and best
+CFG_SIZE = 7
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, by_mass,
-                   rng, scratch, tree, net=None):
+def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, rng,
+                   scratch, tree, net=None):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place
     (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
     array).  Each iteration determinizes, walks down (``_select`` among the children legal
@@ -72,20 +58,17 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``net`` (the value
     network, search/value.py: its arrays and this thread's scratch; it wins over model_w),
-    ``prior_w`` (move
-    priors for widening; None: untried moves open at random), ``settle_on`` (True: settle
-    pending decisions before scoring a leaf) and ``by_mass`` (True: PUCT or widening by mass,
-    which read the prior probabilities: ``_select``'s sums, ``prior_probs``).  numba prunes a
+    ``prior_w`` (move priors for widening; None: untried moves open at random) and
+    ``settle_on`` (True: settle pending decisions before scoring a leaf).  numba prunes a
     branch on an argument that is None before typing it, so a search without an ingredient
     is compiled without its code (the frozen baseline compiles none of them).  The tuples
     are unpacked here once and the helpers take the arrays one by one, all inlined at the
     numba level, so run_iterations is the search's one compile unit per ingredient set
     (bench/README.md, packed arguments)."""
     (st, moves, legal_stamp, root_moves, root_legal, child_stamp, stamps, path, reward, kmask, masks,
-     feats, root_sum, kind_counts, move_sums, probs, kind_w, root_active, log_table) = scratch
-    action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
+     feats, root_sum, kind_counts, move_sums, kind_w, log_table) = scratch
+    action, parent, child, sibling, player, visits, avail, value, count = tree
     even_root = cfg[CFG_EVEN_ROOT] == 1.0 and (root[S.PHASE] == S.PH_REVOLT or root[S.PHASE] == S.PH_WAR)
-    halving = cfg[CFG_HALVING] == 1.0 and not even_root
     # The root's legal moves when the viewer acts there: they depend only on the board and
     # the mover's own hand, both the same in every determinization, so they are listed once.
     root_n, root_lstamp = -1, 0
@@ -101,29 +84,20 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             at_root = depth == 0 and root_n >= 0
             stamps[0] += 1
             stamp, even = stamps[0], even_root and depth == 0
-            if at_root and halving:
-                best, opened, best_mean = _select_root(root_active, child_stamp, stamp, action, child,
-                                                       sibling, visits, avail, value)
-                opens = _opens_root(opened, best_mean, cfg, visits) \
-                    if count[0] < action.shape[0] else 0
-            else:
-                best, best_score, opened, best_mean, mass, mean = _select(
-                    node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits,
-                    avail, value, prior, by_mass, log_table)
-                opens = _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried) \
-                    if count[0] < action.shape[0] else 0
+            best, opened, best_mean = _select(node, st, child_stamp, stamp, even, cfg, action, child,
+                                              sibling, visits, avail, value, log_table)
+            opens = _opens(node, opened, best_mean, cfg, visits) if count[0] < action.shape[0] else 0
             if opens:
                 n, lstamp, legal = _legal_here(st, at_root, root_n, root_lstamp, root_legal, moves,
                                                legal_stamp, stamps)
                 opens = opens if opened < n else 0
             if opens:
-                a, p, p_next = _new_move(st, root_moves if at_root else moves, n, legal, lstamp,
-                                         child_stamp, stamp, node, opens == 2, cfg, prior_w, by_mass,
-                                         rng, kmask, masks, kind_counts, probs, kind_w, action, child,
-                                         sibling)
+                a = _new_move(st, root_moves if at_root else moves, n, legal, lstamp, child_stamp, stamp,
+                              node, opens == 2, cfg, prior_w, rng, kmask, masks, kind_counts, kind_w,
+                              action, child, sibling)
                 depth += 1
-                path[depth] = _add_child(node, a, p, p_next, st[S.TO_ACT], action, parent, child, sibling,
-                                         player, visits, avail, value, prior, untried, count)
+                path[depth] = _add_child(node, a, st[S.TO_ACT], action, parent, child, sibling, player,
+                                         visits, avail, value, count)
                 apply_action(st, a, rng)
                 break
             if best < 0:
@@ -199,25 +173,18 @@ def _stamp_moves(mv, n, legal, stamps):
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
-            value, prior, by_mass, log_table):
+            value, log_table):
     """The children of node legal in this determinization st (the mover's hand allows them,
     ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and
-    the best of them: by UCB (mean + c sqrt(ln avail / visits), ``_root_c`` in place of c at
-    the root), or PUCT (mean + cpuct P sqrt(N) / (1 + visits), N the node's visits, P the
-    child's prior probability), or at an even root the least visited.  Returns (best child
-    or -1, its score, legal children, their best mean, their prior mass, their mean); the
-    last two, and PUCT, only with ``by_mass`` (PUCT or widening by mass, which read them),
-    else 0.  Without it numba prunes their sums, so the UCB loop carries none of them across
-    its call of log (each such value is stored and reloaded around the call, every child)."""
-    puct, c_explore = cfg[CFG_SELECT] == 1.0, _root_c(cfg, visits[0]) if node == 0 else cfg[CFG_C]
+    the best of them: by UCB (mean + c sqrt(ln avail / visits)), with ``norm`` on the means
+    scaled between the least and the best (``_select_norm``), or at an even root the least
+    visited.  Returns (best child or -1, legal children, their best mean)."""
+    c_explore = cfg[CFG_C]
     # norm scores the children in a second pass (``_select_norm``), once their least and best
     # means are known: the first pass then computes no UCB score (one log a child, not two)
-    norm = (cfg[CFG_NORM] == 1.0 or (cfg[CFG_NORM] == 2.0 and node != 0)) and not even \
-        and not (by_mass is not None and puct)
-    explore = math.sqrt(visits[node]) * cfg[CFG_CPUCT] if by_mass is not None else 0.0
+    norm = cfg[CFG_NORM] == 1.0 and not even
     best, best_score, opened = -1, -1e300, 0
-    best_mean, mass, v_sum, q_sum = -1.0, 0.0, 0.0, 0.0
-    low_mean = 2.0
+    best_mean, low_mean = -1.0, 2.0
     ch = child[node]
     while ch >= 0:
         a = action[ch]
@@ -229,8 +196,6 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
             q = value[ch] / v
             if even:
                 score = -v        # the least visited commit: means stay comparable
-            elif by_mass is not None and puct:
-                score = q + explore * prior[ch] / (1.0 + v)
             elif norm:
                 score = -1e300
             else:
@@ -239,30 +204,13 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
                 best_score, best = score, ch
             best_mean = max(best_mean, q)
             low_mean = min(low_mean, q)
-            if by_mass is not None:
-                mass += prior[ch]
-                v_sum += v
-                q_sum += value[ch]
         ch = sibling[ch]
     if norm:
         # equal means (or no child): plain UCB, as the first pass would have scored it
-        best, best_score = _select_norm(node, child_stamp, stamp, c_explore, low_mean, best_mean,
-                                        best_mean > low_mean, action, child, sibling, visits,
-                                        avail, value, log_table)
-    return best, best_score, opened, best_mean, mass, (q_sum / v_sum if v_sum > 0 else 0.0)
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _root_c(cfg, n):
-    """UCB's exploration constant at a root of n visits: c_root, or with c_root_from = m > 0
-    c while n <= m, c_root from n >= 4m, and between them c + (c_root - c) log(n / m) / log 4
-    (so a short search explores its root as the tree does, a long one more widely)."""
-    m = cfg[CFG_C_ROOT_FROM]
-    if m <= 0.0 or n >= 4.0 * m:
-        return cfg[CFG_C_ROOT]
-    if n <= m:
-        return cfg[CFG_C]
-    return cfg[CFG_C] + (cfg[CFG_C_ROOT] - cfg[CFG_C]) * math.log(n / m) / LOG_4
+        best = _select_norm(node, child_stamp, stamp, c_explore, low_mean, best_mean,
+                            best_mean > low_mean, action, child, sibling, visits, avail, value,
+                            log_table)
+    return best, opened, best_mean
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
@@ -273,7 +221,7 @@ def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action,
     least (low) and the best (high): the exploration term weighs against the spread of
     this node's values, not against the whole [0, 1], so the visits gather on the best
     children even where their win chances differ by a hundredth.  Not ``scaled`` (the means
-    all equal): plain UCB on the means.  Returns (child, score)."""
+    all equal): plain UCB on the means.  Returns the child (-1 if none is legal)."""
     best, best_score = -1, -1e300
     scale = 1.0 / (high - low) if scaled else 1.0
     shift = low if scaled else 0.0
@@ -286,84 +234,37 @@ def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action,
             if score > best_score:
                 best_score, best = score, ch
         ch = sibling[ch]
-    return best, best_score
+    return best
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _select_root(root_active, child_stamp, stamp, action, child, sibling, visits, avail, value):
-    """Sequential halving at a root where the viewer acts (every child legal in every
-    determinization): the least visited of the children still in play (root_active[action]
-    = 1; the newest on a tie), so each round shares its iterations evenly among them.
-    Returns (that child or -1, children open, the best mean among those in play)."""
-    best, best_v, opened, best_mean = -1, 1 << 62, 0, -1.0
-    ch = child[0]
-    while ch >= 0:
-        a = action[ch]
-        opened += 1
-        child_stamp[a] = stamp
-        avail[ch] += 1
-        if root_active[a] == 1:
-            v = visits[ch]
-            if v < best_v:
-                best_v, best = v, ch
-            if v > 0:
-                best_mean = max(best_mean, value[ch] / v)
-        ch = sibling[ch]
-    return best, opened, best_mean
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _opens_root(opened, best_mean, cfg, visits):
-    """Whether a halving root opens a move now: 1 while it has fewer than root_open
-    children (the candidates, in prior order), 2 to rescue a root whose moves in play all
-    lose (as ``_opens``), else 0."""
-    if opened < cfg[CFG_ROOT_OPEN]:
-        return 1
-    threshold = cfg[CFG_OPEN_LOSING]
-    if threshold > 0.0 and best_mean < threshold and visits[0] >= 2 * opened:
-        return 2
-    return 0
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _opens(node, opened, best_score, best_mean, mass, mean, even, cfg, visits, untried):
+def _opens(node, opened, best_mean, cfg, visits):
     """Whether node opens an untried legal action now (one is left and the tree has room):
     0 no, 1 yes, 2 yes to rescue a losing node.  Always when none is open; when every
     opened child's mean is below open_losing and the node has had two visits per opened
-    child (no unopened winner); with PUCT, when the best untried prior (probability
-    ``untried``, valued at first-play urgency: the opened children's mean less fpu times
-    the square root of their prior mass, so a node that has tried little of its prior
-    expects little less than its mean) outscores every child; else by progressive widening:
-    while the opened prior mass is below widen_mass (visits + 1) ** widen_exp, or, by
-    count, while fewer than widen (visits + 1) ** widen_exp are open."""
+    child (no unopened winner); else by progressive widening: while fewer than
+    widen (visits + 1) ** widen_exp are open (widen 0: always)."""
     if opened == 0:
         return 1
     threshold = cfg[CFG_OPEN_LOSING]
     if threshold > 0.0 and best_mean < threshold and visits[node] >= 2 * opened:
         return 2
-    if cfg[CFG_SELECT] == 1.0 and not even:
-        urgency = mean - cfg[CFG_FPU] * math.sqrt(mass) + \
-            cfg[CFG_CPUCT] * untried[node] * math.sqrt(visits[node])
-        return 1 if urgency > best_score else 0
-    if cfg[CFG_WIDEN_MASS] > 0.0:
-        return 1 if mass < cfg[CFG_WIDEN_MASS] * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A] else 0
     if cfg[CFG_WIDEN_C] > 0.0:
         return 1 if opened < cfg[CFG_WIDEN_C] * (visits[node] + 1.0) ** cfg[CFG_WIDEN_A] else 0
     return 1
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, by_mass,
-              rng, kmask, masks, kind_counts, probs, kind_w, action, child, sibling):
-    """The untried legal action to open and its prior probability, with the best probability
-    still untried after it: (action, p, p_next; read from ``prior_probs`` with PUCT or
-    widening by mass, else 0 and 1).  With priors by kind score (``pick_untried`` in the
+def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, kmask,
+              masks, kind_counts, kind_w, action, child, sibling):
+    """The untried legal action to open: with priors by kind score (``pick_untried`` in the
     action phase: each further child of a kind is worth less, so the first children cover
-    the likely kinds; ``pick_commit`` in a conflict), else at random.
+    the likely kinds; ``pick_commit`` in a conflict) while widening (or a rescue) orders
+    them, else at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost."""
     phase = st[S.PHASE]
-    widen = cfg[CFG_WIDEN_C] > 0.0 or by_mass is not None or rescue
+    widen = cfg[CFG_WIDEN_C] > 0.0 or rescue
     if prior_w is not None and widen and phase == S.PH_ACTION:
         weights = prior_w
         if rescue:
@@ -378,29 +279,17 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
         a = mv[below(rng, n)]
         while child_stamp[a] == stamp:
             a = mv[below(rng, n)]
-    if by_mass is None:
-        return np.int64(a), 0.0, 1.0
-    prior_probs(st, mv, n, prior_w, kmask, masks, kind_w, probs)
-    p = p_next = 0.0
-    for i in range(n):
-        if mv[i] == a:
-            p = probs[i]
-        elif child_stamp[mv[i]] != stamp and probs[i] > p_next:
-            p_next = probs[i]
-    return np.int64(a), p, p_next
+    return np.int64(a)
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _add_child(node, a, p, p_next, to_act, action, parent, child, sibling, player, visits, avail, value,
-               prior, untried, count):
-    """Open action a (prior probability p; p_next the best left untried) under node: a new
-    unvisited child, first in node's chain; returns it."""
+def _add_child(node, a, to_act, action, parent, child, sibling, player, visits, avail, value, count):
+    """Open action a under node: a new unvisited child, first in node's chain; returns it."""
     new = count[0]
     count[0] = new + 1
     action[new], parent[new], child[new], sibling[new] = a, node, -1, child[node]
     child[node] = new
     player[new], visits[new], avail[new], value[new] = to_act, 0, 1, 0.0
-    prior[new], untried[new], untried[node] = p, 1.0, p_next
     return new
 
 

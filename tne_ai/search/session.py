@@ -35,10 +35,9 @@ from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from .value import load_net, net_tuple, shipped_net, value_scratch
-from .mcts import (CFG_C, CFG_C_ROOT, CFG_C_ROOT_FROM, CFG_CPUCT, CFG_EVEN_ROOT, CFG_FPU, CFG_HALVING, CFG_NORM,
-                   CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_ROOT_OPEN, CFG_SELECT, CFG_SIZE,
-                   CFG_WIDEN_A, CFG_WIDEN_C, CFG_WIDEN_MASS, _add_child,
-                   commit_outcomes, reusable_node, run_iterations, smallest_commit, thread_seed)
+from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SIZE,
+                   CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes, reusable_node, run_iterations,
+                   smallest_commit, thread_seed)
 from .tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
@@ -47,10 +46,6 @@ from .tree import Scratch, Tree, copy_subtree
 # growing and the iterations refine the nodes it has.
 AUTO_NODES = 1 << 22
 NODES_PER_SECOND = 200_000
-# sequential halving under a time budget sizes its candidates from the iterations a second
-# one thread ran in this process's last search (this until one has run)
-HALVING_RATE = 50_000.0
-_rate = [HALVING_RATE]
 
 
 class SearchError(TneError):
@@ -118,20 +113,14 @@ class Search:
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._net = _value_net(cfg)
         self._settle = True if cfg.settle else None
-        # PUCT and widening by mass read the children's prior mass (mcts._select)
-        self._by_mass = True if cfg.select == "puct" or cfg.widen_mass > 0 else None
         self._cfg = np.zeros(CFG_SIZE)
         self._cfg[CFG_WIDEN_C] = cfg.widen
         self._cfg[CFG_WIDEN_A] = cfg.widen_exp
         self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
         self._cfg[CFG_C] = cfg.c
-        self._cfg[CFG_C_ROOT] = cfg.c if cfg.c_root is None else cfg.c_root
-        self._cfg[CFG_C_ROOT_FROM] = cfg.c_root_from
         self._cfg[CFG_ROLLOUT] = cfg.rollout
-        self._cfg[CFG_SELECT] = 1.0 if cfg.select == "puct" else 0.0
-        self._cfg[CFG_CPUCT], self._cfg[CFG_FPU] = cfg.cpuct, cfg.fpu
-        self._cfg[CFG_OPEN_LOSING], self._cfg[CFG_WIDEN_MASS] = cfg.open_losing, cfg.widen_mass
-        self._cfg[CFG_NORM] = (1.0 if cfg.norm_root else 2.0) if cfg.norm else 0.0
+        self._cfg[CFG_OPEN_LOSING] = cfg.open_losing
+        self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
@@ -155,7 +144,6 @@ class Search:
                              for _ in range(self.config.threads)]
         self.iterations = 0
         self.seconds = 0.0
-        self._halving_move = None
         self._inherit = inherit                 # (trees, root, viewer) to take subtrees from
 
     # --- running ------------------------------------------------------------------------
@@ -245,39 +233,28 @@ class Search:
         pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         try:
             clock = [None if report is None else start + every]   # the next report's time
-            even_root = self._cfg[CFG_EVEN_ROOT] == 1.0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR)
-            if self.config.halving > 0 and (iterations is not None or seconds is not None) \
-                    and not even_root:      # a commit root shares its visits evenly (mcts)
-                self._halving(pool, iterations, deadline, report, every, clock)
-            else:
-                self._cfg[CFG_HALVING] = 0.0
-                self._rounds(pool, iterations, deadline, report, every, clock)
+            self._rounds(pool, iterations, deadline, report, every, clock)
         finally:
             if pool is not None:
                 pool.shutdown()
-        if self.seconds > 0 and self.iterations > 0:
-            _rate[0] = self.iterations / threads / self.seconds
 
-    def _rounds(self, pool, iterations, deadline, report, every, clock, only=None):
-        """Run ``iterations`` (all threads together, or thread ``only``'s alone; None: no
-        count) until ``deadline`` (None: none) or stop, in rounds of batches that pause for
-        ``report(result())`` at the times ``clock[0]`` (then ``every`` seconds later; one
-        round unless ``report`` is given); returns the iterations run."""
+    def _rounds(self, pool, iterations, deadline, report, every, clock):
+        """Run ``iterations`` (all threads together; None: no count) until ``deadline``
+        (None: none) or stop, in rounds of batches that pause for ``report(result())`` at
+        the times ``clock[0]`` (then ``every`` seconds later; one round unless ``report`` is
+        given)."""
         threads = self.config.threads
-        ids = list(range(threads)) if only is None else [only]
-        left = [None] * len(ids)
+        left = [None] * threads
         if iterations is not None:
-            left = [iterations // len(ids) + (1 if i < iterations % len(ids) else 0) for i in range(len(ids))]
-        ran = 0
+            left = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
         while True:     # rounds of batches: one round unless reports are asked for
             begin = time.perf_counter()
             until = deadline if clock[0] is None else \
                 (clock[0] if deadline is None else min(deadline, clock[0]))
 
             def one(j):
-                return self._batches(ids[j], left[j], until)
-            done = [one(0)] if pool is None or len(ids) == 1 else list(pool.map(one, range(len(ids))))
-            ran += sum(done)
+                return self._batches(j, left[j], until)
+            done = [one(0)] if pool is None else list(pool.map(one, range(threads)))
             self.iterations += sum(done)
             self.seconds += time.perf_counter() - begin
             left = [None if x is None else x - d for x, d in zip(left, done)]
@@ -287,74 +264,7 @@ class Search:
                 clock[0] = time.perf_counter() + every
             if self._stop.is_set() or (deadline is not None and now >= deadline) \
                     or all(x is not None and x <= 0 for x in left) or clock[0] is None:
-                return ran
-
-    def _halving(self, pool, iterations, deadline, report, every, clock):
-        """Sequential halving at the root (``halving`` > 0): the root opens m moves in prior
-        order (as many as leave each ``halving`` visits in the first round, ``halving_width``),
-        then the budget is cut into ceil(log2 k) equal rounds while k > 1 moves are in play;
-        a round shares its iterations evenly among them (``_select_root``), and the better
-        half by mean win chance goes on.  Every move keeps its subtree, searched as before.
-        The move left is the one played; its visits grow with the budget at every round, so
-        a longer search is a deeper one where it counts, not a wider one.  With several
-        threads the first thread opens the candidates and every tree gets the same root
-        moves (``_share_root``), so each round's moves are searched in every tree."""
-        budget = iterations
-        if deadline is not None:
-            guess = int(max(0.0, deadline - time.perf_counter()) * _rate[0] * self.config.threads)
-            budget = guess if budget is None else min(budget, guess)
-        m = halving_width(max(1, budget), self.config.halving, len(self.legal))
-        for sc in self.scratch:
-            sc.root_active[:] = 1
-        self._cfg[CFG_HALVING], self._cfg[CFG_ROOT_OPEN] = 1.0, m
-        self._halving_move = None
-        left = iterations
-        if self.config.threads > 1:
-            opened = len(self.trees[0].children(0))
-            if opened < m:
-                ran = self._rounds(pool, m - opened, deadline, report, every, clock, only=0)
-                left = None if left is None else left - ran
-            self._share_root()
-        k = max(m, len(self._root_stats()))
-        while k > 1 and not self._stop.is_set() and (left is None or left > 0):
-            rounds = math.ceil(math.log2(k))
-            chunk = None if left is None else max(1, left // rounds)
-            until = deadline
-            if deadline is not None:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                until = now + (deadline - now) / rounds
-            ran = self._rounds(pool, chunk, until, report, every, clock)
-            if left is not None:
-                left -= ran
-            stats = self._root_stats()
-            for sc in self.scratch:
-                for a, _, _ in stats[(len(stats) + 1) // 2:]:
-                    sc.root_active[a] = 0
-            k = (len(stats) + 1) // 2
-        stats = self._root_stats()
-        if stats:
-            self._halving_move = stats[0][0]
-
-    def _share_root(self):
-        """Give every thread's tree the root moves any of them has (a move a tree lacks is
-        added there as a new, unvisited child), so the halving's moves are the same in all."""
-        have = [set(int(t.action[ch]) for ch in t.children(0)) for t in self.trees]
-        every_move = sorted(set().union(*have))
-        for i, tree in enumerate(self.trees):
-            missing = [a for a in every_move if a not in have[i]]
-            if int(tree.count[0]) + len(missing) > tree.capacity:
-                tree = self.trees[i] = _grown(tree, int(tree.count[0]) + len(missing) + tree.capacity)
-            for a in missing:       # the root keeps its best untried prior
-                _add_child(0, a, 0.0, tree.untried[0], self.viewer, *tree.packed)
-
-    def _root_stats(self):
-        """(action, visits, mean) of the root moves still in play in a halving, all threads
-        summed, the best mean first (ties: more visits, then the lower code)."""
-        active = self.scratch[0].root_active
-        alts = [x for x in self.alternatives() if active[x[0]] == 1 and x[1] > 0]
-        return sorted(alts, key=lambda x: (-x[2], -x[1], x[0]))
+                return
 
     def _batches(self, i, budget, deadline):
         """Batches of iterations on thread i's tree until its budget, the deadline or stop;
@@ -371,7 +281,7 @@ class Search:
                     and tree.capacity < AUTO_NODES:
                 tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
-                           self._prior_w, self._settle, self._by_mass, rng, scratch.packed, tree.packed,
+                           self._prior_w, self._settle, rng, scratch.packed, tree.packed,
                            None if self._net is None else (self._net, self._net_scratch[i]))
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
@@ -401,8 +311,6 @@ class Search:
         if not alternatives:
             return self.legal[0]
         move = alternatives[0][0]
-        if self._halving_move is not None:
-            move = self._halving_move
         if self.config.commit_margin > 0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) \
                 and alternatives[0][1] > 0:
             move = smallest_commit(alternatives, self.config.commit_margin, commit_outcomes(self.root))
@@ -495,20 +403,6 @@ class Search:
         with self._lock:
             self._set_root(after, inherit=source)
         return True
-
-
-def halving_width(budget: int, per: int, n: int) -> int:
-    """How many root moves a sequential halving of ``budget`` iterations starts from: the most
-    (at least 2, at most the n legal moves) for which the first of its ceil(log2 m) equal
-    rounds gives each ``per`` visits or more.
-
-    >>> halving_width(20_000, 32, 400), halving_width(40_000, 32, 400), halving_width(2_000, 32, 400)
-    (89, 156, 15)
-    """
-    m = 2
-    while m < n and budget / (math.ceil(math.log2(m + 1)) * (m + 1)) >= per:
-        m += 1
-    return min(m, n)
 
 
 PV_MAX = 16     # moves of a principal variation at most (a turn is two actions and decisions)

@@ -1,6 +1,6 @@
 """The search tree and the per-thread scratch buffers, as packed arguments for the kernels.
 
-A tree is eleven flat arrays (structure of arrays, node 0 the root) that travel into the numba
+A tree is nine flat arrays (structure of arrays, node 0 the root) that travel into the numba
 kernels as ONE tuple, ``Tree.packed``, in the order of ``TREE_FIELDS``; the work arrays of a
 search thread travel as one tuple too, ``Scratch.packed``.  A kernel unpacks the tuple in its
 first line (numba passes a tuple of arrays like the arrays themselves: nothing is copied).
@@ -20,11 +20,9 @@ from .priors import N_KINDS, N_MASKS
 MAX_DEPTH = 1024
 
 # bytes per node: action, parent, first child, next sibling (int32 each), visits and
-# availability (int32 each), value (float64), player (int8), the move's prior probability
-# and the best untried move's (float32 each)
-NODE_BYTES = 4 * 4 + 4 * 2 + 8 + 1 + 4 * 2
-TREE_FIELDS = ("action", "parent", "child", "sibling", "player", "visits", "avail", "value", "prior",
-               "untried", "count")
+# availability (int32 each), value (float64), player (int8)
+NODE_BYTES = 4 * 4 + 4 * 2 + 8 + 1
+TREE_FIELDS = ("action", "parent", "child", "sibling", "player", "visits", "avail", "value", "count")
 
 
 class Tree:
@@ -41,11 +39,6 @@ class Tree:
         self.visits = np.empty(capacity, dtype=np.int32)
         self.avail = np.empty(capacity, dtype=np.int32)
         self.value = np.empty(capacity, dtype=np.float64)
-        # prior: the probability of the node's move among its parent's legal moves when it was
-        # opened (search/priors.py, prior_probs; 0 when the search reads no probabilities);
-        # untried: the probability of the best move still untried at the node's last opening
-        self.prior = np.empty(capacity, dtype=np.float32)
-        self.untried = np.empty(capacity, dtype=np.float32)
         self.count = np.zeros(1, dtype=np.int64)  # nodes in use
         self.packed = tuple(getattr(self, name) for name in TREE_FIELDS)
         reset_tree(self.packed)
@@ -93,14 +86,9 @@ class Scratch:
         # per root action: every player's rewards summed over the iterations through it, and
         # (column 4) those iterations: the per-player win chances of each root move
         self.move_sums = np.zeros((S.N_ACTIONS, 5), dtype=np.float64)
-        # the prior probability of each legal move at the node being opened (prior_probs)
-        self.probs = np.zeros(S.MAX_MOVES, dtype=np.float64)
         # per kind: the weights of a rescue (a node whose opened children all lose,
-        # search/mcts.py), then the kinds' exponentials of prior_probs
+        # search/mcts.py)
         self.kind_w = np.zeros(N_KINDS, dtype=np.float64)
-        # sequential halving at the root (search/mcts.py, _select_root): 1 for each action
-        # still in play, 0 for those a round put out
-        self.root_active = np.ones(S.N_ACTIONS, dtype=np.int64)
         # ln k for the availability counts k of UCB's exploration term (shared, read only)
         self.log_table = LOG_TABLE
         self.packed = tuple(getattr(self, name) for name in SCRATCH_FIELDS)
@@ -111,7 +99,7 @@ class Scratch:
 
 SCRATCH_FIELDS = ("st", "moves", "legal_stamp", "root_moves", "root_legal", "child_stamp", "stamp",
                   "path", "reward", "kmask", "masks", "feats", "root_sum", "kind_counts", "move_sums",
-                  "probs", "kind_w", "root_active", "log_table")
+                  "kind_w", "log_table")
 
 
 def _log_table(n):
@@ -132,15 +120,13 @@ LOG_TABLE = _log_table(1 << 16)
 def copy_subtree(tree, x, dst):
     """Copy the subtree under node x of tree into the empty tree dst (x becomes its root,
     node 0); return the nodes copied, or -1 if they do not fit."""
-    action, _, child, sibling, player, visits, avail, value, prior, untried, _ = tree
-    (d_action, d_parent, d_child, d_sibling, d_player, d_visits, d_avail, d_value, d_prior,
-     d_untried, d_count) = dst
+    action, _, child, sibling, player, visits, avail, value, _ = tree
+    d_action, d_parent, d_child, d_sibling, d_player, d_visits, d_avail, d_value, d_count = dst
     size = 1
     stack = np.empty(action.shape[0], dtype=np.int64)   # source nodes still to copy
     where = np.empty(action.shape[0], dtype=np.int64)   # their copies
     reset_tree(dst)
     d_visits[0] = visits[x]
-    d_untried[0] = untried[x]
     stack[0] = x
     where[0] = 0
     top = 1
@@ -163,8 +149,6 @@ def copy_subtree(tree, x, dst):
             d_visits[new] = visits[ch]
             d_avail[new] = avail[ch]
             d_value[new] = value[ch]
-            d_prior[new] = prior[ch]
-            d_untried[new] = untried[ch]
             stack[top] = ch
             where[top] = new
             top += 1
@@ -176,7 +160,7 @@ def copy_subtree(tree, x, dst):
 @njit(cache=True, _nrt=False, nogil=True)
 def reset_tree(tree):
     """Empty the tree: only the root, unvisited."""
-    action, parent, child, sibling, player, visits, avail, value, prior, untried, count = tree
+    action, parent, child, sibling, player, visits, avail, value, count = tree
     action[0] = -1
     parent[0] = -1
     child[0] = -1
@@ -185,6 +169,4 @@ def reset_tree(tree):
     visits[0] = 0
     avail[0] = 0
     value[0] = 0.0
-    prior[0] = 1.0
-    untried[0] = 1.0
     count[0] = 1

@@ -58,6 +58,34 @@ function show(which) {
   $("play-view").hidden = which !== "play";
   $("editor-view").hidden = which !== "editor";
   $("idle-view").hidden = which !== "idle";
+  updateScrollCues();
+}
+
+// On a narrow screen the board is wider than its column and scrolls sideways (style.css): a
+// line above it names the columns in view and those off-screen, and a shadow darkens each
+// edge with more board beyond it.  Neither shows while the whole board fits.
+function updateScrollCues() {
+  document.querySelectorAll(".board-wrap").forEach(wrap => {
+    const box = wrap.querySelector(".board-scroll"), cue = wrap.previousElementSibling;
+    if (!box.offsetParent) return;  // a hidden view: nothing laid out
+    const over = box.scrollWidth > box.clientWidth + 1;
+    wrap.classList.toggle("more-left", over && box.scrollLeft > 1);
+    wrap.classList.toggle("more-right", over && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+    cue.hidden = !over;
+    if (!over || !St.M) return;
+    const files = St.M.files, edge = box.getBoundingClientRect();
+    const seen = [...box.querySelectorAll("rect.square")]
+      .filter(sq => sq.dataset.square.length === 2 && sq.dataset.square[1] === "1")
+      .filter(sq => { const r = sq.getBoundingClientRect(); return r.left >= edge.left - 1 && r.right <= edge.right + 1; })
+      .map(sq => files.indexOf(sq.dataset.square[0]));
+    const span = (a, b) => a === b ? files[a] : `${files[a]} to ${files[b]}`;
+    if (!seen.length) { cue.textContent = "⇆ The board is wider than the screen: swipe it sideways."; return; }
+    const lo = Math.min(...seen), hi = Math.max(...seen), last = files.length - 1;
+    const off = [];
+    if (lo > 0) off.push(span(0, lo - 1));
+    if (hi < last) off.push(span(hi + 1, last));
+    cue.textContent = `⇆ Columns ${span(lo, hi)} in view: swipe the board sideways for ${off.join(" and ")}.`;
+  });
 }
 
 // --- play ------------------------------------------------------------------------------
@@ -74,6 +102,9 @@ async function openGame(gid, seat, key) {
   St.view = null;
   St.sel = null;
   St.hint = null;
+  stopAnalysis();
+  ED.from = null;
+  $("ed-from").hidden = true;
   show("play");
   setHash();
   await refresh();
@@ -157,6 +188,7 @@ function render() {
     targets: tg, selected: St.sel && St.sel.square, last: lastOpponentMarks(v),
     marks: St.hint ? St.hint.top : null,
   });
+  updateScrollCues();
   // status
   let status;
   if (v.over) status = "Game over.";
@@ -510,7 +542,9 @@ async function openGames() {
 
 // --- editor and analysis ---------------------------------------------------------------
 
-const ED = { pos: null, tool: "tile:red", analysis: null, source: null, marks: null, timer: null };
+// from: the game the editor was opened from ({gid, seat, key}), which "Back to the game" and
+// the browser's back button reopen
+const ED = { pos: null, tool: "tile:red", analysis: null, source: null, marks: null, timer: null, from: null };
 
 function emptyPosition(n, temples) {
   const M = St.M;
@@ -656,6 +690,7 @@ function editorFields() {
 
 function drawEditor() {
   drawBoard($("editor-board"), ED.pos, St.M, { marks: ED.marks });
+  updateScrollCues();
   if ($("editor-legend").dataset.players !== String(ED.pos.players)) {
     $("editor-legend").innerHTML = legendHtml(St.M, ED.pos.players, false, window.innerWidth > 700);
     $("editor-legend").dataset.players = ED.pos.players;
@@ -697,6 +732,14 @@ function openEditor(pos) {
   ED.pos = pos || ED.pos || emptyPosition(2, true);
   stopAnalysis();
   clearTimeout(St.poll);
+  if (St.gid) {
+    // from a game (Analyse, or the Editor button): the way back to it, a button and a
+    // history entry (the browser's back button returns to #game=...)
+    ED.from = { gid: St.gid, seat: St.seat, key: St.key };
+    if (!location.hash.startsWith("#editor")) history.pushState({ editorFrom: St.gid }, "", "#editor");
+    $("ed-from-text").textContent = `From game ${St.gid}` + (St.seat === null ? " (watching)." : ` (player ${St.seat}'s view).`);
+  }
+  $("ed-from").hidden = !ED.from;
   St.gid = null;
   St.view = null;
   if ($("dlg-decision").open) $("dlg-decision").close();
@@ -802,6 +845,15 @@ function wire() {
     startAnalysis();
   };
   $("cover-btn").onclick = () => { St.seat = St.view.to_act; setHash(); St.view = null; refresh(); };
+  $("ed-back").onclick = () => {
+    const f = ED.from;
+    if (!f) return;
+    // the entry pushed on the way in: going back to it reopens the game (route)
+    if (history.state && history.state.editorFrom === f.gid) history.back();
+    else openGame(f.gid, f.seat, f.key).catch(e => message(e.message));
+  };
+  document.querySelectorAll(".board-scroll").forEach(b => b.addEventListener("scroll", updateScrollCues, { passive: true }));
+  window.addEventListener("resize", updateScrollCues);
   $("ed-check").onclick = checkEditor;
   $("ed-analyse").onclick = startAnalysis;
   $("ed-stop").onclick = () => { stopAnalysis(); $("an-status").textContent += " Stopped."; $("analysis").dataset.state = "stopped"; };
