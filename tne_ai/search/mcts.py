@@ -57,9 +57,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``prior_w`` (move
     priors for widening; None: untried moves open at random) and ``settle_on`` (True: settle
-    pending decisions before scoring a leaf).  numba prunes a
-    branch on an argument that is None before typing it, so a search without an ingredient
-    is compiled without its code (the frozen baseline compiles none of them).  The tuples
+    pending decisions before scoring a leaf).  numba prunes a branch on an argument that is
+    None before typing it, so a search without an ingredient is compiled without its code
+    (the frozen baseline compiles none of them).  The tuples
     are unpacked here once and the helpers take the arrays one by one, all inlined at the
     numba level, so run_iterations is the search's one compile unit per ingredient set
     (bench/README.md, packed arguments)."""
