@@ -69,3 +69,13 @@ def test_records_and_reviews_carry_provenance(tmp_path):
     assert made_by == {"tne_ai": __version__, "commit": git_commit(),
                        "weights_sha256": {"shipped": shipped}}
     json.dumps(reviewed)
+
+
+def test_a_value_network_agent_lists_the_network_and_the_prior_weights(tmp_path):
+    # evaluation=net reads the value network and the weights file's move prior: both are
+    # listed, the shipped network under its own name, a given one by its path
+    from tne_ai.provenance import SHIPPED_NET, spec_weights
+    from tne_ai.search.value import NET_FILE
+    assert spec_weights(["mcts:evaluation=net"]) == [None, SHIPPED_NET]
+    assert spec_weights(["mcts:evaluation=net,net=v.npz", "mcts"]) == [None, "v.npz"]
+    assert weights_sha256(SHIPPED_NET) == hashlib.sha256(open(NET_FILE, "rb").read()).hexdigest()

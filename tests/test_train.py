@@ -276,3 +276,20 @@ def test_bad_gate_options_are_one_line_and_write_nothing(tmp_path, args, fragmen
     assert len(lines) == 1 and fragment in lines[0]
     assert not (tmp_path / "w.npz").exists()
     assert (tmp_path / "w.npz.jsonl").read_text() == ""
+
+
+def test_train_net_fits_and_writes_a_value_network_file(tmp_path):
+    """tne train --net fits the value network on the games and writes a file the search
+    loads (shapes, feature names and digest checked), with a held-out report that names
+    the player counts fitted and compares the linear evaluation on the same positions."""
+    from tne_ai.search.value import load_net
+    data = ROOT / "bench" / "data" / "selfplay" / "gen0_2p.jsonl.gz"
+    r = tne("train", "--net", "--games", "0", "--data", str(data), "--seed", "2", "-o", "v.npz",
+            cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    arrays, digest = load_net(str(tmp_path / "v.npz"))
+    assert arrays["A"].shape[0] == N_FEATURES and len(digest) == 64
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("value network: fitted on ")
+    assert lines[2].startswith("  2 players, ") and "network" in lines[2] and "linear evaluation" in lines[2]
+    assert len(lines) == 4 and lines[3] == "wrote v.npz"

@@ -49,11 +49,19 @@ def file_sha256(path):
     return _digest(os.path.abspath(path), st.st_size, st.st_mtime_ns)
 
 
+# how records name the shipped value network (search/weights/value.npz) among weights files
+SHIPPED_NET = "shipped value network"
+
+
 def weights_sha256(path=None):
-    """The SHA-256 of a weights file; of the shipped one when ``path`` is None."""
+    """The SHA-256 of a weights file; of the shipped one when ``path`` is None, of the shipped
+    value network when it is ``SHIPPED_NET``."""
     if path is None:
         from .search.evaluate import WEIGHTS_FILE
         path = WEIGHTS_FILE
+    elif path == SHIPPED_NET:
+        from .search.value import NET_FILE
+        path = NET_FILE
     return file_sha256(path)
 
 
@@ -71,7 +79,9 @@ def provenance(weights=()):
 
 def spec_weights(specs):
     """The weights files the ``mcts`` agents among agent ``specs`` search with (None for the
-    shipped file), once each in order; agents without a fitted evaluation add nothing."""
+    shipped file, ``SHIPPED_NET`` for the shipped value network), once each in order; agents
+    without a fitted evaluation add nothing (the value network's search reads the weights
+    file's move prior too)."""
     from .search.config import SearchConfig
     out = []
     for spec in specs:
@@ -79,6 +89,9 @@ def spec_weights(specs):
         if text.partition(":")[0].strip().lower() != "mcts":
             continue
         cfg = SearchConfig.from_spec(text)
-        if cfg.evaluation == "model" and cfg.weights not in out:
+        if cfg.evaluation in ("model", "net") and cfg.weights not in out:
             out.append(cfg.weights)
+        net = SHIPPED_NET if cfg.net is None else cfg.net
+        if cfg.evaluation == "net" and net not in out:
+            out.append(net)
     return out
