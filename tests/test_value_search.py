@@ -72,3 +72,27 @@ def test_same_seed_same_search_with_the_shipped_network():
         s.run(iterations=1500)
         runs.append(s.alternatives())
     assert runs[0] == runs[1]
+
+
+def test_a_bad_network_file_is_one_error_when_it_is_given_on_every_face(tmp_path):
+    """A truncated network file: the engine's setoption answers one error and keeps the
+    option as it was; an agent spec and a review are refused before any move."""
+    from engine_helpers import EngineProcess
+    from tne_ai.agents import make_agent
+    from tne_ai.search.value import NET_FILE
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(open(NET_FILE, "rb").read()[:300])
+    e = EngineProcess()
+    try:
+        e.send({"type": "setoption", "name": "evaluation", "value": "net"})
+        e.send({"type": "setoption", "name": "net", "value": str(bad)})
+        lines = e.sync()
+        assert len(lines) == 1 and lines[0]["type"] == "error"
+        assert lines[0]["message"].startswith(f"setoption: {bad}: not a value network weights file")
+        e.send({"type": "setoption", "name": "weights", "value": str(bad)})
+        lines = e.sync()
+        assert len(lines) == 1 and lines[0]["message"].startswith(f"setoption: {bad}: not a weights file")
+    finally:
+        e.close()
+    with pytest.raises(TneError, match="not a value network weights file"):
+        make_agent(f"mcts:evaluation=net,net={bad},iterations=10")

@@ -114,6 +114,9 @@ class MctsAgent(Agent):
         if cfg.weights is not None:
             from .search.evaluate import load_weights
             self.weights, self.prior_w = load_weights(cfg.weights)
+        if cfg.evaluation == "net":
+            from .search.value import net_of_file
+            net_of_file(cfg.net)         # a bad network file: one error now, not one a move
         self.seed = int(seed)
         self.calls = 0
         self.last = None          # the Search of the last move (continued when it can be)

@@ -178,8 +178,16 @@ class EngineServer:
         # null (JSON) is the engine's own choice for an option whose default is null, and
         # refused for any other; a refusal spells null, true and false as the line did
         shown = json.dumps(value) if value is None or isinstance(value, bool) else None
-        self.config = self.config.replace(
+        config = self.config.replace(
             **{key: check_value(key, value, shown and f"option {key}={shown}")})
+        # a weights or network file is read now: a bad one is this line's error, not go's
+        if key == "weights" and config.weights is not None:
+            from .search.evaluate import load_weights
+            load_weights(config.weights)
+        if config.evaluation == "net" and key in ("net", "evaluation"):
+            from .search.value import net_of_file
+            net_of_file(config.net)
+        self.config = config
 
     def do_newgame(self, msg):
         self._idle("newgame")

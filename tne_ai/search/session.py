@@ -34,7 +34,7 @@ from ..errors import TneError
 from . import ending
 from .config import SearchConfig, canonical
 from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from .value import load_net, net_tuple, shipped_net, value_scratch
+from .value import net_of_file, value_scratch
 from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes, reusable_node, run_iterations,
                    smallest_commit, thread_seed)
@@ -482,12 +482,7 @@ def _grown(tree, capacity):
 def _value_net(cfg):
     """The value network's arrays (the kernels' tuple) when the config evaluates with it:
     the config's file, else the shipped one; None otherwise."""
-    if cfg.evaluation != "net":
-        return None
-    if cfg.net is None:
-        return shipped_net()
-    arrays, _ = load_net(cfg.net)
-    return net_tuple(arrays)
+    return net_of_file(cfg.net) if cfg.evaluation == "net" else None
 
 
 def _ingredients(cfg, weights, prior_w):

@@ -246,13 +246,27 @@ def net_values_np(arrays, x, players):
     return e / e.sum(axis=1, keepdims=True)
 
 
-_NET = {}
+_NETS = {}
+
+
+def net_of_file(path=None):
+    """A value network file as the kernels' tuple (the shipped one when ``path`` is None),
+    loaded and checked once per version of the file (its path, size and modification time):
+    a search per move does not read it again.  TneError (one line) for a bad file."""
+    path = NET_FILE if path is None else path
+    try:
+        st = os.stat(path)
+        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    except (OSError, ValueError):
+        key = None
+    if key is None or key not in _NETS:
+        arrays, _ = load_net(path)
+        if key is None:
+            return net_tuple(arrays)
+        _NETS[key] = net_tuple(arrays)
+    return _NETS[key]
 
 
 def shipped_net():
-    """The shipped value network (``search/weights/value.npz``) as the kernels' tuple, loaded
-    once."""
-    if "net" not in _NET:
-        arrays, _NET["sha256"] = load_net(NET_FILE)
-        _NET["net"] = net_tuple(arrays)
-    return _NET["net"]
+    """The shipped value network (``search/weights/value.npz``) as the kernels' tuple."""
+    return net_of_file(None)
