@@ -8,6 +8,7 @@ Run it from two checkouts (``git worktree add DIR COMMIT``, then ``python DIR/be
 iteration_rate.py``) to compare commits: the script imports the package beside it.
 
     python bench/iteration_rate.py --label new
+    python bench/iteration_rate.py --label net --spec mcts:evaluation=net
 """
 import argparse
 import os
@@ -28,16 +29,18 @@ def main():
     ap.add_argument("--iterations", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--label", default="")
+    ap.add_argument("--spec", default="mcts", help="the search's options (default: the default)")
     args = ap.parse_args()
     if not 1 <= args.iterations <= 10_000_000 or not 1 <= args.repeats <= 100:
         ap.error("--iterations must be 1..10,000,000 and --repeats 1..100")
+    config = SearchConfig.from_spec(args.spec).replace(seed=1)
     positions = signature_positions()[:7]
     for p in positions:                       # compile (or load) every kernel first
-        Search(p, SearchConfig(seed=1)).run(200)
+        Search(p, config).run(200)
     rates = [[] for _ in positions]
     for _ in range(args.repeats):
         for i, p in enumerate(positions):
-            s = Search(p, SearchConfig(seed=1))
+            s = Search(p, config)
             start = time.perf_counter()
             s.run(args.iterations)
             rates[i].append(args.iterations / (time.perf_counter() - start))
