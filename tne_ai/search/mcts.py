@@ -45,8 +45,8 @@ RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this ti
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on, rng,
-                   scratch, tree, net=None):
+def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w, settle_on,
+                   rollout_on, rng, scratch, tree, net=None):
     """Run that many ISMCTS iterations from root for viewer, growing the tree in place
     (``scratch`` and ``tree``: the packed tuples of search/tree.py; ``cfg``: the CFG_*
     array).  Each iteration determinizes, walks down (``_select`` among the children legal
@@ -58,8 +58,10 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``net`` (the value
     network, search/value.py: its arrays and this thread's scratch; it wins over model_w),
-    ``prior_w`` (move priors for widening; None: untried moves open at random) and
-    ``settle_on`` (True: settle pending decisions before scoring a leaf).  numba prunes a
+    ``prior_w`` (move priors for widening; None: untried moves open at random),
+    ``settle_on`` (True: settle pending decisions before scoring a leaf) and ``rollout_on``
+    (True: the random rollout of cfg's length; None when that length is 0, the default, so
+    that the search compiles no playout: bench/README.md, the first run).  numba prunes a
     branch on an argument that is None before typing it, so a search without an ingredient
     is compiled without its code (the frozen baseline compiles none of them).  The tuples
     are unpacked here once and the helpers take the arrays one by one, all inlined at the
@@ -105,7 +107,8 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             apply_action(st, np.int64(action[best]), rng)
             depth += 1
             path[depth] = node = best
-        random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
+        if rollout_on is not None:
+            random_game(st, rng, moves, rollout_depth if rollout_depth >= 0 else FULL_ROLLOUT)
         if settle_on is not None:
             settle(st, rng, moves)
         if net is not None:

@@ -113,6 +113,7 @@ class Search:
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._net = _value_net(cfg)
         self._settle = True if cfg.settle else None
+        self._rollout = True if cfg.rollout != 0 else None     # 0: no playout compiled (mcts)
         self._cfg = np.zeros(CFG_SIZE)
         self._cfg[CFG_WIDEN_C] = cfg.widen
         self._cfg[CFG_WIDEN_A] = cfg.widen_exp
@@ -280,9 +281,10 @@ class Search:
             if self.config.capacity is None and int(tree.count[0]) + step > tree.capacity \
                     and tree.capacity < AUTO_NODES:
                 tree = self.trees[i] = _grown(tree, min(AUTO_NODES, 2 * tree.capacity))
+            net = None if self._net is None else (self._net, self._net_scratch[i])
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
-                           self._prior_w, self._settle, rng, scratch.packed, tree.packed,
-                           None if self._net is None else (self._net, self._net_scratch[i]))
+                           self._prior_w, self._settle, self._rollout, rng, scratch.packed,
+                           tree.packed, net)
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
                 break
