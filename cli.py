@@ -260,23 +260,12 @@ def _position_json(p):
     return "{\n" + ",\n".join(f"  {json.dumps(k)}: {value(v)}" for k, v in p.to_json().items()) + "\n}"
 
 
-def kernel_cache_is_cold():
-    """Whether numba has not yet cached the kernels (the first run compiles them for about a
-    minute): no cache index, where numba keeps it, of the move generator or of the exact
-    endings' solver (the last kernel ``_compile_kernels`` compiles)."""
-    import glob
-    import importlib.util
-
-    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
-    root = None if cache_dir else importlib.util.find_spec("tne_ai").submodule_search_locations[0]
-    for where, name in (("engine", "movegen.legal_moves"), ("search", "endgame.exact_ending")):
-        if cache_dir:
-            pattern = os.path.join(cache_dir, "**", name + "-*.nbi")
-        else:
-            pattern = os.path.join(root, where, "__pycache__", name + "-*.nbi")
-        if not glob.glob(pattern, recursive=True):
-            return True
-    return False
+def kernel_cache_is_cold(group="all"):
+    """Whether numba has not yet cached the kernels of a group (tne_ai/warmup.py: ``search``,
+    what bestmove runs, or ``all``): a part's last kernel has no cache index where numba keeps
+    it (``NUMBA_CACHE_DIR`` when set)."""
+    from tne_ai.warmup import cold
+    return cold(group)
 
 
 def _show_version(ctx, param, value):
@@ -299,45 +288,24 @@ def _progress():
 
 COMPILE_ESTIMATE = "a minute, up to 2 on a busy machine"   # measured: 101 s on 2 shared cores
 
+# the kernel group (tne_ai/warmup.py) a command compiles first on a cold cache; every other
+# command compiles them all (a timed game must not wait for a compile in its middle)
+COMMAND_GROUP = {"bestmove": "search"}
 
-def _compile_kernels():
-    """Compile (and cache) the kernels before the command, saying so as it goes: the default
-    search, its tree reuse and the exact endings, so that no later move of a timed game
-    waits for a compile (an engine in a match would forfeit it)."""
-    import random
+
+def _compile_kernels(group="all"):
+    """Compile (and cache) the group's kernels before the command, saying so as it goes
+    (``all``: the default search, its tree reuse, the exact endings and the checks of a
+    position, so that no later move of a timed game waits for a compile: an engine in a match
+    would forfeit it)."""
     import time
-    from tne_ai.formats import position_from_dict, position_to_dict
-    from tne_ai.position import Position
     from tne_ai.progress import ticking
-    from tne_ai.search.endgame import solve_ending
-    from tne_ai.search.session import Search
+    from tne_ai.warmup import compile_group
     progress = _progress()
     start = time.monotonic()
     with ticking(progress, "compile", lambda t: "tne: compiling the kernels, first run only "
                  f"(about {COMPILE_ESTIMATE}): {t:.0f} s"):
-        s = Search(Position.new(2, seed=0))
-        s.run(iterations=64)
-        if s.advance(s.result().move):          # the first action: the mover acts again
-            s.run(iterations=16)                 # (copy_subtree)
-        # the solver's kernels: one world of the start, given up at once (too big)
-        solve_ending(Position.new(2, seed=0), worlds=1, work=1000)
-        # the checks of a position file, in every phase a game passes through (the kernels
-        # the engine's position command calls): two seeded random games that between them
-        # pass every kind of pending decision, the first position of each kind read back from
-        # its tne-position/1 object, whole and as the mover's view (the other hand and the
-        # bag hidden); a kernel compiles once for every position of its types, so one
-        # position of each kind compiles what all of them would
-        seen = set()
-        for seed in (1, 4):
-            pos, pick = Position.new(2, seed=seed), random.Random(seed)
-            while not pos.is_over():
-                d = pos.to_json()
-                kind = None if d["pending"] is None else (d["pending"]["kind"], tuple(sorted(d["pending"])))
-                if kind not in seen:
-                    seen.add(kind)
-                    position_from_dict(d)
-                    position_from_dict(position_to_dict(pos.st, [p == pos.to_act for p in range(2)], False))
-                pos.push(pick.choice(pos.legal_codes()))
+        compile_group(group)
     progress.end(f"tne: kernels compiled in {time.monotonic() - start:.0f} s (cached: later "
                  f"runs start at once)")
 
@@ -358,8 +326,9 @@ def main(ctx, quiet):
     from tne_ai.progress import Progress
     PROGRESS[0] = Progress(quiet=quiet)
     helping = any(a in ("-h", "--help") for a in sys.argv[1:])
-    if not helping and ctx.invoked_subcommand is not None and kernel_cache_is_cold():
-        _compile_kernels()
+    group = COMMAND_GROUP.get(ctx.invoked_subcommand, "all")
+    if not helping and ctx.invoked_subcommand is not None and kernel_cache_is_cold(group):
+        _compile_kernels(group)
 
 
 @main.command()
@@ -469,6 +438,9 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     if seconds is None and iterations is None:
         seconds = 1.0
     s = Search(p, SearchConfig(threads=threads, seed=seed))
+    from tne_ai.search.ending import ending_of
+    if ending_of(s) is not None and kernel_cache_is_cold("solver"):
+        _compile_kernels("solver")     # the game can end this turn: the exact endings run
     info = s.run(iterations, seconds)
     from tne_ai.analyse import bestmove_json, bestmove_lines, chosen_by
     rule = chosen_by(info, s.config, p.st)

@@ -300,12 +300,20 @@ def test_help_no_longer_promises_a_later_ai():
 
 def test_a_cold_kernel_cache_is_noticed(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert kernel_cache_is_cold()
+    assert kernel_cache_is_cold() and kernel_cache_is_cold("search")
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "movegen.legal_moves-12.py311.nbi").write_text("")
-    # the move generator alone is not enough: the exact endings' solver compiles last
-    assert kernel_cache_is_cold()
-    (tmp_path / "x" / "endgame.exact_ending-477.py311.nbi").write_text("")
+    # the move generator alone is not enough: bestmove's group ends with the search's kernel
+    assert kernel_cache_is_cold("search")
+    (tmp_path / "x" / "mcts.run_iterations-57.py311.nbi").write_text("")
+    assert not kernel_cache_is_cold("search")
+    # every other command's group also needs the tree reuse, the exact endings' solver and
+    # the checks of a position file
+    names = ["tree.copy_subtree-190.py311.nbi", "endgame.exact_ending-477.py311.nbi",
+             "kingdoms.kingdom_clash-200.py311.nbi"]
+    for name in names:
+        assert kernel_cache_is_cold()
+        (tmp_path / "x" / name).write_text("")
     assert not kernel_cache_is_cold()
 
 

@@ -103,7 +103,7 @@ def test_a_cold_kernel_cache_is_compiled_first_with_a_progress_line(monkeypatch)
     from click.testing import CliRunner
 
     import cli
-    monkeypatch.setattr(cli, "kernel_cache_is_cold", lambda: True)
+    monkeypatch.setattr(cli, "kernel_cache_is_cold", lambda group="all": True)
     r = CliRunner().invoke(cli.main, ["new"])
     assert r.exit_code == 0, r.output
     err = r.stderr.splitlines()
