@@ -155,21 +155,9 @@ def train_value(records, holdout=0.2, seed=0, every=1, hidden=(32, 16), epochs=1
     ``tne_ai.train.split``); the report gives, per player count present, the held-out
     positions and the log-loss and favourite's accuracy of the network and of the shipped
     linear evaluation it starts from."""
-    from . import limits as L
-    from .errors import InputError
-    from .io import parse_float, parse_int
     from .search.evaluate import model_weights
-    from .train import TrainError, dataset, log_loss, model_chances, player_mask, split
-    try:
-        holdout = parse_float(holdout, "holdout", 0, 1, lo_open=True, hi_open=True)
-        seed = parse_int(seed, "seed", 0, L.MAX_SEED)
-        every = parse_int(every, "every", 1, L.MAX_EVERY)
-    except InputError as e:
-        raise TrainError(str(e)) from None
-    data = dataset(records, every=every, progress=progress)
-    train_set, test_set = split(data, holdout, seed)
-    if len(train_set["y"]) == 0 or len(test_set["y"]) == 0:
-        raise TrainError("too few games to hold some out: play more games")
+    from .train import held_out_split, log_loss, model_chances, player_mask
+    _, train_set, test_set, seed = held_out_split(records, holdout, seed, every, progress)
     linear = model_weights()
     arrays, fit_report = fit_value(train_set, test_set, hidden=hidden, linear=linear,
                                    epochs=epochs, learning_rate=learning_rate, l2=l2, seed=seed,

@@ -317,10 +317,9 @@ def split(data, holdout, seed):
     return parts
 
 
-def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
-          progress=None):
-    """Fit the evaluation and the prior on records; return (weights, prior, report).
-    ``progress(stage, text)`` hears how far it is: games read, then each fit's iterations."""
+def held_out_split(records, holdout, seed, every, progress):
+    """(data, train set, held-out set, seed) of the records' positions (``dataset``), split by
+    game (``split``); the options checked first (TrainError, one line)."""
     from . import limits as L
     from .errors import InputError
     from .io import parse_float, parse_int
@@ -334,6 +333,14 @@ def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
     train_set, test_set = split(data, holdout, seed)
     if len(train_set["y"]) == 0 or len(test_set["y"]) == 0:
         raise TrainError("too few games to hold some out: play more games")
+    return data, train_set, test_set, seed
+
+
+def train(records, holdout=0.2, seed=0, l2=1e-2, every=1, previous=WEIGHTS_FILE,
+          progress=None):
+    """Fit the evaluation and the prior on records; return (weights, prior, report).
+    ``progress(stage, text)`` hears how far it is: games read, then each fit's iterations."""
+    data, train_set, test_set, seed = held_out_split(records, holdout, seed, every, progress)
 
     def step(stage, what, rows):
         if progress is None:

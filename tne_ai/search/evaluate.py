@@ -126,14 +126,21 @@ def evaluate_model(st, weights, kmask, feats, out):
         return
     features(st, kmask, feats)
     base = (n - 2) * N_FEATURES if weights.shape[0] >= PER_COUNT_WEIGHTS else 0
-    top = -1e300
     for p in range(n):
         v = 0.0
         for i in range(N_FEATURES):
             v += weights[base + i] * feats[p, i]
         out[p] = v
-        if v > top:
-            top = v
+    softmax_seats(out, n)
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def softmax_seats(out, n):
+    """out[:n] (the seated players' values) replaced by their softmax: win chances."""
+    top = out[0]
+    for p in range(1, n):
+        if out[p] > top:
+            top = out[p]
     total = 0.0
     for p in range(n):
         out[p] = math.exp(out[p] - top)

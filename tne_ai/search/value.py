@@ -22,7 +22,6 @@ names, every shape against the others, finiteness and the digest, and refuses a 
 fails any of them with one ``TneError`` line.
 """
 import hashlib
-import math
 import os
 
 import numpy as np
@@ -30,6 +29,7 @@ from numba import njit
 
 from .. import state as S
 from ..engine.scoring import rewards
+from .evaluate import softmax_seats
 from .features import FEATURE_NAMES, N_FEATURES, features
 
 NET_FORMAT = "tne-value/1"
@@ -69,7 +69,6 @@ def net_values(feats, n, net, scratch, out):
             total += b[q, j]
         bsum[j] = total
     inv_others = np.float32(1.0 / (n - 1))
-    top = -1e30
     for p in range(n):
         for j in range(h2n):
             h2[j] = b2[j]
@@ -85,14 +84,7 @@ def net_values(feats, n, net, scratch, out):
         for i in range(nf):
             v += lin[k, i] * z[p, i]
         out[p] = v
-        if v > top:
-            top = v
-    total = 0.0
-    for p in range(n):
-        out[p] = math.exp(out[p] - top)
-        total += out[p]
-    for p in range(n):
-        out[p] /= total
+    softmax_seats(out, n)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
