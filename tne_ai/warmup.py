@@ -54,15 +54,15 @@ NEEDS = {
 }
 
 GROUPS = {
-    "search": ("moves", "rules", "priors", "evaluation", "playout", "search"),
+    "search": ("moves", "rules", "evaluation", "priors", "playout", "search"),
     "solver": ("moves", "rules", "evaluation", "solver"),
-    "all": ("moves", "rules", "priors", "evaluation", "playout", "search", "reuse", "solver",
+    "all": ("moves", "rules", "evaluation", "priors", "playout", "search", "reuse", "solver",
             "checks"),
 }
 
 # with a helper: the parts it compiles (the rest here), in this order: about half the CPU
 # seconds of a group before the search's own kernel, which needs them all
-HELPER_PARTS = ("moves", "priors", "solver")
+HELPER_PARTS = ("evaluation", "priors", "solver")
 
 
 def _index_files(where, name):
@@ -119,11 +119,12 @@ def _rules():
 
 def _priors():
     """The search's kernels that call no rules kernel, but its evaluation: the priors (the
-    order a node opens its moves in), the hand-set evaluation, the exact endings' check;
-    typed as ``mcts.run_iterations`` calls them (the arrays of a Scratch and a Tree, the
-    config's weights)."""
+    order a node opens its moves in), the hand-set evaluation, the exact endings' check, the
+    determinization; typed as ``mcts.run_iterations`` calls them (the arrays of a Scratch
+    and a Tree, the config's weights)."""
     from .engine.rng import make_rng
     from .search.config import SearchConfig
+    from .search.determinize import determinize
     from .search.endgame import ending_applies
     from .search.evaluate import EVAL_DEFAULT, evaluate, model_prior
     from .search.priors import pick_commit, pick_untried
@@ -131,6 +132,7 @@ def _priors():
     sc, tree, rng = Scratch(), Tree(16), make_rng(0)
     st, i64 = sc.st, np.int64(0)
     _compile(ending_applies, st)
+    _compile(determinize, st, i64, rng, _state())
     _compile(evaluate, st, EVAL_DEFAULT.copy(), sc.reward)
     if SearchConfig().prior == "kinds":
         prior = np.asarray(model_prior(), dtype=np.float64)
@@ -150,15 +152,12 @@ def _evaluation():
 
 
 def _playout():
-    """The rest of what a search's iteration calls: the determinization and the settling of a
-    leaf's pending decisions (the default search plays no random rollout: no playout)."""
+    """The rest of what a search's iteration calls: the settling of a leaf's pending
+    decisions (the default search plays no random rollout: no playout)."""
     from .engine.rng import make_rng
-    from .search.determinize import determinize
     from .search.evaluate import settle
     from . import state as S
-    st, rng = _state(), make_rng(0)
-    _compile(determinize, st, np.int64(0), rng, _state())
-    _compile(settle, st, rng, np.empty(S.MAX_MOVES, dtype=np.int64))
+    _compile(settle, _state(), make_rng(0), np.empty(S.MAX_MOVES, dtype=np.int64))
 
 
 def _search():
