@@ -35,7 +35,8 @@ def test_a_cold_bestmove_compiles_the_search_once_and_a_second_run_nothing(tmp_p
     the cache (a second would be this process compiling it again for other types); the
     solver and the other commands' kernels are not compiled.  A second bestmove, of another
     position and with 2 threads, compiles nothing and says nothing of compiling."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    # the helper forced on (it starts only when a core is idle)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), TNE_COMPILE_HELPER="1")
 
     def bestmove(*args):
         r = subprocess.run([sys.executable, str(ROOT / "cli.py"), "bestmove", *args],
@@ -52,7 +53,8 @@ def test_a_cold_bestmove_compiles_the_search_once_and_a_second_run_nothing(tmp_p
     for kernel in ("movegen.legal_moves", "apply.apply_action", "priors.pick_untried",
                    "priors.pick_commit", "evaluate.evaluate_model", "evaluate.evaluate",
                    "endgame.ending_applies", "determinize.determinize", "mcts.run_iterations"):
-        assert len([n for n in first if n.startswith(kernel + "-") and n.endswith(".nbc")]) == 1, kernel
+        versions = [n for n in first if n.startswith(kernel + "-") and n.endswith(".nbc")]
+        assert len(versions) == 1, kernel
     names = {n.split("-")[0] for n in first}
     assert "endgame.exact_ending" not in names and "tree.copy_subtree" not in names
     err = bestmove("--iterations", "200", "--threads", "2", str(ROOT / "examples" / "midgame.json"))
