@@ -35,7 +35,7 @@ def test_a_cold_bestmove_compiles_the_search_once_and_a_second_run_nothing(tmp_p
     the cache (a second would be this process compiling it again for other types); the
     solver and the other commands' kernels are not compiled.  A second bestmove, of another
     position and with 2 threads, compiles nothing and says nothing of compiling."""
-    # the helper forced on (it starts only when a core is idle)
+    # the helper forced on (it starts only on two cores or more)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), TNE_COMPILE_HELPER="1")
 
     def bestmove(*args):

@@ -12,10 +12,10 @@ and ``all`` (the search, its tree reuse, the exact endings' solver and the check
 in every phase; every other command, the engine's above all).
 
 Parts that do not need one another compile at the same time in two processes, this one and a
-helper (``python -c ... _helper PART...``, the same sources, the same cache), when the machine
-has a core idle (``compile_group``): the helper compiles its parts into numba's cache and
-says each one's name on its stdout; a part here that needs one of them waits for that line,
-and numba then loads the helper's kernels from the cache instead of compiling them again.
+helper (``python -c ... _helper PART...``, the same sources, the same cache), when the process
+may run on two cores or more (``compile_group``): the helper compiles its parts into numba's
+cache and says each one's name on its stdout; a part here that needs one of them waits for
+that line, and numba then loads the helper's kernels from the cache instead of compiling them again.
 The kernels the helper compiles are given their argument types here (``_types_of`` the arrays
 the search passes them), the types the search's own kernel calls them with; a kernel the
 helper missed (or a helper that failed) is compiled here as before, only later.  Whatever
@@ -275,29 +275,18 @@ def _helper():
         print(part, flush=True)
 
 
-def _core_idle():
-    """Whether a core is idle: two cores or more, and the load average of the last minute at
-    least one below their number."""
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        load = 0.0
-    return _cores() - load >= 1.0
-
-
 def compile_group(group="all", helper=None):
-    """Compile (into numba's cache) the kernels of the group's parts: when a core is idle
-    (``_core_idle``), those of ``HELPER_PARTS`` in a helper process while this one compiles
-    the others; on a busy machine all here, since the helper's own start and the small
-    kernels both processes compile cost CPU seconds that a busy machine would not give back
-    (bench/README.md, the first run).  ``helper``: True or False forces either way, and so
-    does the environment variable TNE_COMPILE_HELPER (1 or 0)."""
+    """Compile (into numba's cache) the kernels of the group's parts: on two cores or more,
+    those of ``HELPER_PARTS`` in a helper process while this one compiles the others (on a busy
+    machine too: two processes get more of its time than one, bench/README.md, the first run);
+    on one core all here.  ``helper``: True or False forces either way, and so does the
+    environment variable TNE_COMPILE_HELPER (1 or 0)."""
     parts = GROUPS[group]
     forced = os.environ.get("TNE_COMPILE_HELPER")
     if helper is None and forced in ("0", "1"):
         helper = forced == "1"
     if helper is None:
-        helper = _core_idle()
+        helper = _cores() >= 2
     theirs = [p for p in HELPER_PARTS if p in parts] if helper else []
     ours = [p for p in parts if p not in theirs]
     other = _Helper(theirs) if theirs else None
