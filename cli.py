@@ -286,7 +286,8 @@ def _progress():
     return PROGRESS[0]
 
 
-COMPILE_ESTIMATE = "a minute, up to 2 on a busy machine"   # measured: 101 s on 2 shared cores
+# measured (bench/README.md, the first run): 14 s idle, 25 to 27 s busy, on 2 cores
+COMPILE_ESTIMATE = "15 s, 30 s on a busy machine"
 
 # the kernel group (tne_ai/warmup.py) a command compiles first on a cold cache; every other
 # command compiles them all (a timed game must not wait for a compile in its middle)
