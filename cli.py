@@ -44,7 +44,7 @@ class _Int(click.ParamType):
 
     def convert(self, value, param, ctx):
         from tne_ai.errors import InputError
-        from tne_ai.io import parse_int
+        from tne_ai.core.io import parse_int
         try:
             number = parse_int(value, "value")
         except InputError:
@@ -68,7 +68,7 @@ class _Float(click.ParamType):
 
     def convert(self, value, param, ctx):
         from tne_ai.errors import InputError
-        from tne_ai.io import parse_float
+        from tne_ai.core.io import parse_float
         try:
             number = parse_float(value, "value")
         except InputError:
@@ -135,7 +135,7 @@ class _SearchSpec(click.ParamType):
 
 
 class _File(click.ParamType):
-    """A file option checked when the command line is parsed, before any work (tne_ai.io.
+    """A file option checked when the command line is parsed, before any work (tne_ai.core.io.
     paths): ``out`` a file that can be written, else an existing file that can be read."""
 
     name = "file"
@@ -145,7 +145,7 @@ class _File(click.ParamType):
 
     def convert(self, value, param, ctx):
         from tne_ai.errors import InputError
-        from tne_ai.io import check_input_file, check_output_file
+        from tne_ai.core.io import check_input_file, check_output_file
         what = max(param.opts, key=len) if param is not None and param.opts else "FILE"
         try:
             return (check_output_file if self.out else check_input_file)(value, what)
@@ -207,9 +207,9 @@ def _reported(what=None):
 
 def _read_text(path, name, max_bytes=L.MAX_INPUT_BYTES):
     """The UTF-8 text of file ``path`` (``-``: stdin), at most ``max_bytes`` (README,
-    "Limits"): read through tne_ai.io.read_input, so an endless input is refused at once."""
+    "Limits"): read through tne_ai.core.io.read_input, so an endless input is refused at once."""
     from tne_ai.errors import TneError
-    from tne_ai.io import read_input
+    from tne_ai.core.io import read_input
 
     try:
         data = read_input(path, name, max_bytes=max_bytes)
@@ -225,7 +225,7 @@ def _load_position(path, seed=0):
     """The Position in file ``path`` (``-`` = stdin); draws of a counted bag use ``seed``."""
     name = "stdin" if path == "-" else (path or "POSITION ''")
     text = _read_text(path, name)
-    from tne_ai.formats import parse_json
+    from tne_ai.core.formats import parse_json
     from tne_ai.position import Position
 
     with _reported():
@@ -261,10 +261,10 @@ def _position_json(p):
 
 
 def kernel_cache_is_cold(group="all"):
-    """Whether numba has not yet cached the kernels of a group (tne_ai/warmup.py: ``search``,
+    """Whether numba has not yet cached the kernels of a group (tne_ai/search/warmup.py: ``search``,
     what bestmove runs, or ``all``): a part's last kernel has no cache index where numba keeps
     it (``NUMBA_CACHE_DIR`` when set)."""
-    from tne_ai.warmup import cold
+    from tne_ai.search.warmup import cold
     return cold(group)
 
 
@@ -275,12 +275,12 @@ def _show_version(ctx, param, value):
         ctx.exit(0)
 
 
-# progress lines on stderr (tne_ai/progress.py); `tne -q COMMAND` silences them
+# progress lines on stderr (tne_ai/matches/progress.py); `tne -q COMMAND` silences them
 PROGRESS = [None]
 
 
 def _progress():
-    from tne_ai.progress import Progress
+    from tne_ai.matches.progress import Progress
     if PROGRESS[0] is None:
         PROGRESS[0] = Progress()
     return PROGRESS[0]
@@ -289,7 +289,7 @@ def _progress():
 # measured (bench/README.md, the first run): 14 s idle, 25 to 27 s busy, on 2 cores
 COMPILE_ESTIMATE = "15 s, 30 s on a busy machine"
 
-# the kernel group (tne_ai/warmup.py) a command compiles first on a cold cache; every other
+# the kernel group (tne_ai/search/warmup.py) a command compiles first on a cold cache; every other
 # command compiles them all (a timed game must not wait for a compile in its middle)
 COMMAND_GROUP = {"bestmove": "search"}
 
@@ -300,8 +300,8 @@ def _compile_kernels(group="all"):
     position, so that no later move of a timed game waits for a compile: an engine in a match
     would forfeit it)."""
     import time
-    from tne_ai.progress import ticking
-    from tne_ai.warmup import compile_group
+    from tne_ai.matches.progress import ticking
+    from tne_ai.search.warmup import compile_group
     progress = _progress()
     start = time.monotonic()
     with ticking(progress, "compile", lambda t: "tne: compiling the kernels, first run only "
@@ -324,7 +324,7 @@ def main(ctx, quiet):
     Moves use the SPEC.md notation, one shell word each: 'tile red F4', 'commit 2', 'pass'.
     Errors are one line 'tne: error: ...' on stderr, exit status 2, nothing written.
     """
-    from tne_ai.progress import Progress
+    from tne_ai.matches.progress import Progress
     PROGRESS[0] = Progress(quiet=quiet)
     helping = any(a in ("-h", "--help") for a in sys.argv[1:])
     group = COMMAND_GROUP.get(ctx.invoked_subcommand, "all")
@@ -363,7 +363,7 @@ def _write_svg(path, text):
 def show(position, viewer, svg_file):
     """Print the board and a summary of POSITION."""
     p = _load_position(position)
-    from tne_ai.render import summary, svg
+    from tne_ai.core.render import summary, svg
 
     if viewer is not None and not 0 <= viewer < p.players:
         raise CliError(f"--as {viewer}: players are numbered 0 to {p.players - 1}")
@@ -443,10 +443,10 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     if ending_of(s) is not None and kernel_cache_is_cold("solver"):
         _compile_kernels("solver")     # the game can end this turn: the exact endings run
     info = s.run(iterations, seconds)
-    from tne_ai.analyse import bestmove_json, bestmove_lines, chosen_by
+    from tne_ai.matches.review import bestmove_json, bestmove_lines, chosen_by
     rule = chosen_by(info, s.config, p.st)
     if svg_file is not None:
-        from tne_ai.render import svg, visit_shares
+        from tne_ai.core.render import svg, visit_shares
         known_hands = [p.hand(i) is not None for i in range(p.players)]
         marks = visit_shares(info.alternatives, chosen=info.move, top=4)
         _write_svg(svg_file, svg(p.st, known_hands, p.to_act, marks))
@@ -461,15 +461,15 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
 def engine():
     """Serve the search over the engine line protocol on stdin/stdout (docs/PROTOCOL.md):
     JSON lines hello, setoption, newgame, position, go, stop, quit."""
-    from tne_ai.engine_server import main as serve
+    from tne_ai.protocol.server import main as serve
 
     serve()
 
 
 def _saved_bench(path):
-    """A run saved by `tne bench --save` (read through tne_ai.io, at most
+    """A run saved by `tne bench --save` (read through tne_ai.core.io, at most
     limits.MAX_INPUT_BYTES): ``figures`` an object of {"median": number} objects."""
-    from tne_ai.io import read_json
+    from tne_ai.core.io import read_json
 
     with _reported("--compare"):
         data = read_json(_read_text(path, path), path)
@@ -497,12 +497,12 @@ def _saved_bench(path):
                    "number; the same before and after a non-functional change).")
 def bench(quick, as_json, save, compare, signature_only):
     """Benchmark the engine and the search on this machine."""
-    from tne_ai.bench import format_table, run_all
+    from tne_ai.matches.bench import format_table, run_all
 
     if signature_only:
         import time
 
-        from tne_ai.bench import signature
+        from tne_ai.matches.bench import signature
         t = time.perf_counter()
         value, details = signature()
         click.echo(f"bench: {len(details)} searches, {sum(d['nodes'] for d in details):,} nodes, "
@@ -548,7 +548,7 @@ def play(players, ai_spec, seat, seed, out, resume):
     and when it ends, on quit, Ctrl-C or end of input (recorded as stopped by you); `undo`
     takes back your last decision.  `tne replay FILE` shows the record and `tne play
     --resume FILE` continues it."""
-    from tne_ai.play import default_record_path, play as play_game
+    from tne_ai.matches.play import default_record_path, play as play_game
 
     if out is None:
         out = resume if resume is not None else default_record_path()
@@ -738,14 +738,14 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
     Example: tne tournament --agent m=mcts:iterations=500 --agent g=greedy --games 20
     --jobs 2 --out games.jsonl
     """
-    from tne_ai.tournament import run_tournament
+    from tne_ai.matches.tournament import run_tournament
 
     agents = _parse_agents(agent_items)
     tables = [tuple(x.strip() for x in item.split(",")) for item in table_items] or None
     sprt_elos = None
     if sprt is not None:
         from tne_ai.errors import InputError
-        from tne_ai.io import parse_float
+        from tne_ai.core.io import parse_float
         parts = sprt.split(",")
         if len(parts) != 2:
             raise CliError(f"--sprt '{L.clip(sprt, 60)}': expected two Elo values ELO0,ELO1, "
@@ -803,7 +803,7 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
 
 
 def _analyse_text(record, rows, budget, config=None):
-    from tne_ai.analyse import CLASSES, summary
+    from tne_ai.matches.review import CLASSES, summary
 
     meta = record.get("meta", {})
     options = {} if config is None else {k: v for k, v in config.changed().items()
@@ -862,7 +862,7 @@ def analyse(record_file, game, seconds, iterations, search_spec, jobs, seed, out
     move played, as the mover saw the position; inaccuracies, mistakes and blunders.
 
     RECORD is a records file (tne tournament --out) or one game record (tne play --out)."""
-    from tne_ai.analyse import annotate, load_record, plot, review, review_config
+    from tne_ai.matches.review import annotate, load_record, plot, review, review_config
     from tne_ai.search.config import SearchConfig
 
     config = search_spec if search_spec is not None else SearchConfig()
@@ -971,10 +971,10 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     when they do not: nothing is written).
     """
     import os
-    from tne_ai.agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     from tne_ai.search.evaluate import save_weights
-    from tne_ai.tournament import read_records
-    from tne_ai.train import (TrainError, check_gate_agent, gate, report_lines, selfplay,
+    from tne_ai.matches.tournament import read_records
+    from tne_ai.matches.train import (TrainError, check_gate_agent, gate, report_lines, selfplay,
                               train as fit)
 
     if os.path.isdir(weights_out):
@@ -1006,14 +1006,14 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         if not records:
             raise TrainError("no games to learn from: give --games or --data")
         if value_net:
-            from tne_ai.fit_value import train_value
+            from tne_ai.matches.fit_value import train_value
             arrays, report = train_value(records, holdout=holdout, seed=seed, every=every,
                                          progress=progress.say)
         else:
             w, prior, report = fit(records, holdout=holdout, seed=seed, every=every,
                                    progress=progress.say)
         progress.end()
-        from tne_ai.provenance import provenance, spec_weights
+        from tne_ai.matches.provenance import provenance, spec_weights
         info = {"agent": agent_spec, "games": len(records), "seed": seed,
                 "provenance": json.dumps(provenance(weights=spec_weights([agent_spec])))}
         # with a gate the weights go to a file beside the output first, and replace it
@@ -1061,7 +1061,7 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         sources.append(f"{from_data} from --data")
     click.echo(f"learnt from {len(records)} game records: {' and '.join(sources)}")
     if value_net:
-        from tne_ai.fit_value import value_report_lines
+        from tne_ai.matches.fit_value import value_report_lines
         lines = value_report_lines(report)
     else:
         lines = report_lines(report, w, prior)
@@ -1087,8 +1087,8 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
 def replay(record_file, game, ply, as_json):
     """Print a moment of a recorded game: the board and summary, or the position file
     (--json) to give to `tne bestmove`."""
-    from tne_ai.render import summary
-    from tne_ai.tournament import find_record, replay as replay_record
+    from tne_ai.core.render import summary
+    from tne_ai.matches.tournament import find_record, replay as replay_record
 
     with _reported():
         record = find_record(record_file, game)
@@ -1106,7 +1106,7 @@ def replay(record_file, game, ply, as_json):
                + ("; truncated" if meta.get("truncated") and done == moves else ""))
     analysis = meta.get("analysis")
     if isinstance(analysis, dict) and done > 0:
-        from tne_ai.analyse import annotation_text
+        from tne_ai.matches.review import annotation_text
         rows = [r for r in analysis.get("moves", []) if isinstance(r, dict) and r.get("ply") == done - 1]
         if rows:
             click.echo(f"move {done} (player {rows[0].get('player')}): {annotation_text(rows[0])}")

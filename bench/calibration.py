@@ -36,10 +36,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from tne_ai.analyse import final_shares, review  # noqa: E402
-from tne_ai.io import input_lines, read_json  # noqa: E402
-from tne_ai.ratings import wilson  # noqa: E402
-from tne_ai.tournament import read_records, run_tournament  # noqa: E402
+from tne_ai.matches.review import final_shares, review  # noqa: E402
+from tne_ai.core.io import input_lines, read_json  # noqa: E402
+from tne_ai.matches.ratings import wilson  # noqa: E402
+from tne_ai.matches.tournament import read_records, run_tournament  # noqa: E402
 
 BINS = 10
 

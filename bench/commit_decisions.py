@@ -37,12 +37,12 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.agents import GreedyAgent, RandomAgent, make_agent  # noqa: E402
-from tne_ai.engine.apply import conflict_strengths  # noqa: E402
-from tne_ai.engine.rng import below, make_rng  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.agents.builtin import GreedyAgent, RandomAgent, make_agent  # noqa: E402
+from tne_ai.core.rules.apply import conflict_strengths  # noqa: E402
+from tne_ai.core.rules.rng import below, make_rng  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
-from tne_ai.ratings import wilson  # noqa: E402
+from tne_ai.matches.ratings import wilson  # noqa: E402
 from tne_ai.search.determinize import unseen_pool  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "commit_decisions.json")

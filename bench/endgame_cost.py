@@ -20,8 +20,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.agents import make_agent  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.agents.builtin import make_agent  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search.endgame import ST_INEXACT, ST_LINES, ST_NODES, ending_applies, solve_ending  # noqa: E402
 

@@ -25,14 +25,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.notation import move_text  # noqa: E402
-from tne_ai.formats import position_to_dict  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.core.notation import move_text  # noqa: E402
+from tne_ai.core.formats import position_to_dict  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.endgame import ending_applies, solve_ending  # noqa: E402
 from tne_ai.search.session import Search  # noqa: E402
-from tne_ai.tournament import read_records, replay  # noqa: E402
+from tne_ai.matches.tournament import read_records, replay  # noqa: E402
 
 
 def hidden_view(p):

@@ -22,9 +22,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai.agents import make_agent  # noqa: E402
+from tne_ai.agents.builtin import make_agent  # noqa: E402
 from tne_ai.search.endgame import ending_applies  # noqa: E402
-from tne_ai.tournament import read_records, replay  # noqa: E402
+from tne_ai.matches.tournament import read_records, replay  # noqa: E402
 
 
 def starts(path):

@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tne_ai.agents import make_agent  # noqa: E402
-from tne_ai.formats import position_to_dict  # noqa: E402
+from tne_ai.agents.builtin import make_agent  # noqa: E402
+from tne_ai.core.formats import position_to_dict  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 
 

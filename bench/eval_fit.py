@@ -35,11 +35,11 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 import numpy as np  # noqa: E402
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.bits import count3  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.core.bits import count3  # noqa: E402
 from tne_ai.search.evaluate import load_weights  # noqa: E402
 from tne_ai.search.features import N_BASE, N_FEATURES, features  # noqa: E402
-from tne_ai import train as T  # noqa: E402
+from tne_ai.matches import train as T  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "selfplay")
 FILES = ["gen1_2p", "gen2_2p", "gen2_3p", "gen2_4p", "gen3_2p", "gen3_3p", "gen3_4p",
@@ -48,10 +48,10 @@ FILES = ["gen1_2p", "gen2_2p", "gen2_3p", "gen2_4p", "gen3_2p", "gen3_3p", "gen3
 
 def replay(paths, every=1):
     """x (rows, 4, N_FEATURES), y (rows, 4), players, game, and the old stage of each row."""
-    from tne_ai.notation import parse_move
+    from tne_ai.core.notation import parse_move
     from tne_ai.position import Position
-    from tne_ai.engine.scoring import rewards
-    from tne_ai.tournament import read_records
+    from tne_ai.core.rules.scoring import rewards
+    from tne_ai.matches.tournament import read_records
     records = [r for path in paths for _, r in read_records(path)]
     kmask = np.empty((16, 3), dtype=np.uint64)
     feats = np.zeros((4, N_FEATURES))
@@ -126,7 +126,7 @@ def combine(base, per_count, counts, out):
         raise SystemExit(f"{per_count}: not a per-count weights file")
     for n in counts:
         w[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES] = other[(n - 2) * N_FEATURES:(n - 1) * N_FEATURES]
-    from tne_ai.provenance import file_sha256, provenance
+    from tne_ai.matches.provenance import file_sha256, provenance
     save_weights(out, w, prior, {"combined": json.dumps({"base": file_sha256(base),
                                                          "per_count": file_sha256(per_count),
                                                          "counts_from_per_count": counts}),

@@ -15,13 +15,13 @@ from numba import njit
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.bench import measure_games, start_template  # noqa: E402
-from tne_ai.bits import count3  # noqa: E402
-from tne_ai.engine.apply import apply_action  # noqa: E402
-from tne_ai.engine.movegen import legal_moves, random_move  # noqa: E402
-from tne_ai.engine.playout import shuffled_start  # noqa: E402
-from tne_ai.engine.rng import below, make_rng  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.matches.bench import measure_games, start_template  # noqa: E402
+from tne_ai.core.bits import count3  # noqa: E402
+from tne_ai.core.rules.apply import apply_action  # noqa: E402
+from tne_ai.core.rules.movegen import legal_moves, random_move  # noqa: E402
+from tne_ai.core.rules.playout import shuffled_start  # noqa: E402
+from tne_ai.core.rules.rng import below, make_rng  # noqa: E402
 
 BUCKETS = list(range(10, 130, 10))
 

@@ -18,8 +18,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.bench import signature_positions  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.matches.bench import signature_positions  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.session import Search  # noqa: E402
 

@@ -8,7 +8,7 @@ frozen baseline search from the start and mid-game (1 thread; in trees older tha
 baseline spec, the only search there was), and the cold compile of the engine and of the
 engine plus that search and plus the default search too (a fresh interpreter with an empty
 numba cache), and the default search's ISMCTS iterations a second.  The figures are
-those of ``tne_ai.bench``.
+those of ``tne_ai.matches.bench``.
 """
 import json
 import os
@@ -19,7 +19,7 @@ import tempfile
 COMPILE = """
 import time
 t = time.perf_counter()
-from tne_ai import bench as B
+from tne_ai.matches import bench as B
 opts = dict(B.BASELINE) if hasattr(B, "BASELINE") else {}
 B.measure_games(2, games=4, repeats=1)
 pos = B.positions_at(2, 100, 20)
@@ -42,7 +42,7 @@ def main():
         out = subprocess.run([sys.executable, "-c", COMPILE], env=dict(os.environ, NUMBA_CACHE_DIR=cache),
                              capture_output=True, text=True, check=True)
     engine_s, total_s, default_s = map(float, out.stdout.split()[-3:])
-    from tne_ai import bench as B
+    from tne_ai.matches import bench as B
     opts = dict(B.BASELINE) if hasattr(B, "BASELINE") else {}
     games = B.measure_games(2, games=2000, repeats=5)["games_per_s"]["median"]
     mid = B.positions_at(2, 100, 5)[0]

@@ -28,7 +28,7 @@ import time
 
 
 def short_name(symbol):
-    """tne_ai.engine.apply.apply_action for numba's mangled _ZN6tne_ai6engine5apply12apply_action..."""
+    """tne_ai.core.rules.apply.apply_action for numba's mangled _ZN6tne_ai6engine5apply12apply_action..."""
     prefix = "cpython:" if "7cpython" in symbol[:12] else ""
     m = re.search(r"_ZN(.*?)B\d", symbol)
     if not m:
@@ -125,7 +125,7 @@ def main():
             sys.exit(subprocess.run([sys.executable, __file__] + sys.argv[1:], env=env, cwd=work).returncode)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-    from tne_ai import bench
+    from tne_ai.matches import bench
     from tne_ai.search.session import search
     st = bench.positions_at(2, 100, 5)[0] if args.where == "mid" else bench.positions_at(2, 0, 1)[0]
     options = bench.BASELINE if args.search == "baseline" else {}

@@ -19,7 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from tne_ai import Position, make_agent  # noqa: E402
-from tne_ai.ratings import elo_from_score, wilson  # noqa: E402
+from tne_ai.matches.ratings import elo_from_score, wilson  # noqa: E402
 
 def elo(score):
     """Elo difference implied by a score (clamped away from 0 and 1, so it stays finite)."""

@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from tne_ai.tournament import read_records, standings  # noqa: E402
+from tne_ai.matches.tournament import read_records, standings  # noqa: E402
 
 
 def main():

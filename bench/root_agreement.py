@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from root_spread import positions  # noqa: E402
 
-from tne_ai.ratings import wilson  # noqa: E402
+from tne_ai.matches.ratings import wilson  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.session import Search  # noqa: E402
 

@@ -14,10 +14,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai import state as S  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.session import Search  # noqa: E402
-from tne_ai.tournament import read_records, replay  # noqa: E402
+from tne_ai.matches.tournament import read_records, replay  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORDS = os.path.join(HERE, "results", "one_tree_2s.jsonl.gz")

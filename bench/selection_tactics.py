@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai.notation import move_text  # noqa: E402
+from tne_ai.core.notation import move_text  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.session import Search  # noqa: E402

@@ -11,8 +11,8 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from tne_ai.ratings import elo_from_score, match_elo, wilson  # noqa: E402
-from tne_ai.tournament import outcome_of, read_records  # noqa: E402
+from tne_ai.matches.ratings import elo_from_score, match_elo, wilson  # noqa: E402
+from tne_ai.matches.tournament import outcome_of, read_records  # noqa: E402
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results", "budget.jsonl")

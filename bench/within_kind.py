@@ -19,14 +19,14 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.board import SQUARES  # noqa: E402
-from tne_ai.engine.apply import red_next_to  # noqa: E402
-from tne_ai.notation import parse_move  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.core.board import SQUARES  # noqa: E402
+from tne_ai.core.rules.apply import red_next_to  # noqa: E402
+from tne_ai.core.notation import parse_move  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search import priors as P  # noqa: E402
 from tne_ai.search.tree import Scratch  # noqa: E402
-from tne_ai.tournament import read_records  # noqa: E402
+from tne_ai.matches.tournament import read_records  # noqa: E402
 
 RECORDS = os.path.join(HERE, "data", "selfplay", "gen5_2p.jsonl.gz")
 LEADER_KINDS = (P.K_LEADER_REVOLT, P.K_LEADER_JOIN, P.K_LEADER_NEW)

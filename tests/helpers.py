@@ -17,7 +17,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-# SPEC section 1, copied from the rule text (not from tne_ai.board).
+# SPEC section 1, copied from the rule text (not from tne_ai.core.board).
 MAP = (
     "....~~~~~.T.~...",
     ".*..~.......~..*",
@@ -288,7 +288,7 @@ def redeal_hidden_hands(st, seat, pool, rs):
     the hands, as colour indices) and those hands' own tiles together, hand sizes kept
     (SPEC section 7: the other hands are hidden).  Returns the other seats and the tiles
     left over for the bag, in the order of ``rs``'s permutation."""
-    from tne_ai import state as S
+    from tne_ai.core import state as S
     others = [q for q in range(int(st[S.PLAYERS])) if q != seat]
     pool = list(pool)
     sizes = {}

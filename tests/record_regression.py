@@ -17,11 +17,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.engine.apply import apply_action  # noqa: E402
-from tne_ai.engine.movegen import legal_moves, random_move  # noqa: E402
-from tne_ai.engine.playout import random_game, shuffled_start  # noqa: E402
-from tne_ai.engine.rng import make_rng  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.core.rules.apply import apply_action  # noqa: E402
+from tne_ai.core.rules.movegen import legal_moves, random_move  # noqa: E402
+from tne_ai.core.rules.playout import random_game, shuffled_start  # noqa: E402
+from tne_ai.core.rules.rng import make_rng  # noqa: E402
 from tne_ai.position import Position, start_state  # noqa: E402
 from tne_ai.search.determinize import determinize  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Agents: spec strings, legal choices everywhere, the greedy agent's decisions."""
 import pytest
 
-from tne_ai import state as S
-from tne_ai.agents import AgentSpecError, GreedyAgent, MctsAgent, RandomAgent, make_agent, parse_spec
+from tne_ai.core import state as S
+from tne_ai.agents.builtin import AgentSpecError, GreedyAgent, MctsAgent, RandomAgent, make_agent, parse_spec
 from tne_ai.position import Position
 
 
@@ -70,12 +70,12 @@ def test_greedy_defender_saves_tiles_when_it_cannot_win():
 
 
 def test_agents_register_themselves():
-    """The OpenSpiel agents register with tne_ai.agents when tne_ai.openspiel is imported;
+    """The OpenSpiel agents register with tne_ai.agents.builtin when tne_ai.interop.openspiel is imported;
     agents.py names the module only as a string, and any module can register an agent."""
     import inspect
 
-    import tne_ai.agents as agents_module
-    from tne_ai.agents import make_agent, register_agent
+    import tne_ai.agents.builtin as agents_module
+    from tne_ai.agents.builtin import make_agent, register_agent
 
     assert "from .openspiel" not in inspect.getsource(agents_module)
     agent = make_agent("openspiel-mcts:simulations=3", seed=1)

@@ -1,4 +1,4 @@
-"""`tne analyse`, the best turn of `tne bestmove`, and the plot (tne_ai.analyse).
+"""`tne analyse`, the best turn of `tne bestmove`, and the plot (tne_ai.matches.review).
 
 The shipped record examples/planted_blunder.jsonl is worked out by hand (its meta.note): the
 bag is empty, so the first tile player 0 places makes his refill short and the game ends
@@ -18,8 +18,8 @@ import pytest
 
 import helpers
 from engine_helpers import ROOT
-from tne_ai.analyse import AnalyseError, CLASSES, classify, label_lanes, plot, review
-from tne_ai.tournament import find_record, replay
+from tne_ai.matches.review import AnalyseError, CLASSES, classify, label_lanes, plot, review
+from tne_ai.matches.tournament import find_record, replay
 
 RECORD = ROOT / "examples" / "planted_blunder.jsonl"
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -230,7 +230,7 @@ def test_bestmove_plans_the_rest_of_the_turn(tmp_path):
 
 
 def test_a_game_of_tne_play_can_be_reviewed(tmp_path):
-    from tne_ai.play import play
+    from tne_ai.matches.play import play
     out = tmp_path / "game.json"
     play(players=2, ai="random", seat=0, seed=2, read=lambda prompt: "pass",
          write=lambda text: None, out=str(out))
@@ -260,9 +260,9 @@ def test_a_time_budget():
 def test_a_swap_from_an_empty_bag_draws_nothing_so_the_plan_goes_on(tmp_path):
     """SPEC section 3: a swap draws as many tiles as it discards, so from an empty bag it draws
     none and the swapper knows the position after it; from a bag with tiles he does not."""
-    from tne_ai import state as S
+    from tne_ai.core import state as S
     from tne_ai.search.session import own_next as after_own_move
-    from tne_ai.notation import parse_move
+    from tne_ai.core.notation import parse_move
     from tne_ai.position import Position
     path = tmp_path / "ply0.json"
     made = tne("replay", RECORD, "--ply", 0, "--json")

@@ -10,13 +10,13 @@ import tne_ai
 from tne_ai import api
 from tne_ai.api import Limit, LimitError, analyse, analysis, play
 from tne_ai.errors import TneError
-from tne_ai.notation import move_text
+from tne_ai.core.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import search
 
 from test_search import first_walk
-from tne_ai import state as S
+from tne_ai.core import state as S
 
 
 def test_the_module_examples_run():
@@ -24,8 +24,8 @@ def test_the_module_examples_run():
 
 
 def test_the_api_is_exported_from_the_package():
-    import tne_ai.analyse  # noqa: F401  (the module of tne analyse: it must not shadow the API)
-    import tne_ai.play  # noqa: F401
+    import tne_ai.matches.review  # noqa: F401  (the module of tne analyse: it must not shadow the API)
+    import tne_ai.matches.play  # noqa: F401
     for name in ("Limit", "Search", "SearchConfig", "SearchConfigError", "LimitError"):
         assert name in tne_ai.__all__ and getattr(tne_ai, name) is not None
     assert api.analyse is analyse and callable(api.play) and callable(api.analysis)

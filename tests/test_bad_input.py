@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from cli import kernel_cache_is_cold, main
 from helpers import assert_user_error
 from tne_ai import limits as L
-from tne_ai.agents import AgentSpecError, make_agent
+from tne_ai.agents.builtin import AgentSpecError, make_agent
 from tne_ai.errors import NotationError, PositionError, TneError
-from tne_ai.formats import load_game_record
+from tne_ai.core.formats import load_game_record
 from tne_ai.position import Position
-from tne_ai.tournament import TournamentError, run_tournament
+from tne_ai.matches.tournament import TournamentError, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 START = ROOT / "examples" / "start.json"

@@ -9,7 +9,7 @@ FIGURES = ["random_games_per_s", "actions_per_s", "movegen_start_per_s", "movege
            "movegen_late_per_s", "flood_fills_per_s", "ismcts_start_1t_per_s", "ismcts_start_2t_per_s",
            "ismcts_mid_1t_per_s", "ismcts_mid_2t_per_s", "ismcts_full_rollout_start_1t_per_s",
            "memory_per_node", "bestmove_first_answer_s",
-           # the learning environments (tne_ai.bench.measure_env_steps; open_spiel is installed
+           # the learning environments (tne_ai.matches.bench.measure_env_steps; open_spiel is installed
            # with the test extras, so the OpenSpiel figure is there too)
            "env_vec_steps_per_cpu_s", "env_single_steps_per_cpu_s",
            "env_openspiel_steps_per_cpu_s"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tne_ai.analyse import bestmove_json, bestmove_lines, chosen_by
-from tne_ai.notation import parse_move
+from tne_ai.matches.review import bestmove_json, bestmove_lines, chosen_by
+from tne_ai.core.notation import parse_move
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import MoveInfo, SearchInfo

@@ -6,7 +6,7 @@ locale under which a text stdin refuses invalid UTF-8 by raising), its stdin wri
 import pytest
 
 from engine_helpers import EngineProcess
-from tne_ai.protocol import MAX_LINE, ProtocolError, line_reader, parse_client
+from tne_ai.protocol.messages import MAX_LINE, ProtocolError, line_reader, parse_client
 
 DEEP_OBJECT = '{"a":' * 6_000 + "1" + "}" * 6_000     # 30 KB of {"a":
 DEEP_ARRAY = "[" * 200_000                            # 200 KB of [

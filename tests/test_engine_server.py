@@ -8,7 +8,7 @@ import pytest
 
 import helpers
 from engine_helpers import TIMEOUT, EngineProcess
-from tne_ai.formats import position_to_dict
+from tne_ai.core.formats import position_to_dict
 from tne_ai.position import Position
 
 
@@ -138,7 +138,7 @@ def test_the_hand_of_the_player_to_act_is_needed_and_no_other(engine):
 
 
 def test_a_game_record_and_a_ply(engine, tmp_path):
-    from tne_ai.tournament import run_tournament
+    from tne_ai.matches.tournament import run_tournament
     result = run_tournament({"r": "random", "g": "greedy"}, games=1, seed=3, max_moves=30)
     record = result.records[0]
     ply = 7
@@ -252,7 +252,7 @@ def test_a_forced_decision_is_answered_without_a_win_chance(engine):
     """examples/planted_blunder.jsonl after 2 moves: player 0 attacks in a black war with no
     black tile in hand, so `commit 0` is his only move (SPEC section 8), and the defender
     decides next, so the plan ends there."""
-    from tne_ai.tournament import find_record
+    from tne_ai.matches.tournament import find_record
     record = find_record(helpers._ROOT + "/examples/planted_blunder.jsonl")
     engine.send({"type": "position", "game": record, "ply": 2})
     engine.send({"type": "go", "iterations": 500})
@@ -269,7 +269,7 @@ def test_go_infinite_ends_by_itself_at_the_longest_go(monkeypatch):
     import queue
     import threading
 
-    from tne_ai import engine_server
+    from tne_ai.protocol import server as engine_server
     from tne_ai.limits import MAX_SECONDS
     assert engine_server.INFINITE_SECONDS == MAX_SECONDS == 3600
     monkeypatch.setattr(engine_server, "INFINITE_SECONDS", 0.5)

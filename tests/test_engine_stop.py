@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tne_ai.formats import position_to_dict
+from tne_ai.core.formats import position_to_dict
 from tne_ai.position import Position
 
 from engine_helpers import EngineProcess

@@ -308,7 +308,7 @@ def test_a_square_that_is_not_ascii_is_refused(square, tmp_path):
                                     f"iterations={L.MAX_ITERATIONS + 1}", "threads=65",
                                     "time=inf", "timeout=nan", "startup=1e999", "time=²"])
 def test_engine_spec_numbers_are_bounded_ascii(option):
-    from tne_ai.agents import AgentSpecError, make_agent
+    from tne_ai.agents.builtin import AgentSpecError, make_agent
     with pytest.raises(AgentSpecError, match=option.partition("=")[0]):
         make_agent(f"engine[{option}]:python3 engine.py")
 

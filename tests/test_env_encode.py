@@ -1,17 +1,17 @@
-"""The observation tensor and the action mask (tne_ai.env.encode, docs/OBSERVATION.md)."""
+"""The observation tensor and the action mask (tne_ai.interop.env.encode, docs/OBSERVATION.md)."""
 import numpy as np
 import pytest
 
 from helpers import redeal_hidden_hands
-from tne_ai import state as S
-from tne_ai.board import RIVER_SQUARES, TEMPLE_SQUARES, parse_square
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.movegen import legal_moves, random_move
-from tne_ai.engine.playout import deal_start
-from tne_ai.engine.rng import make_rng
-from tne_ai.env import encode as E
-from tne_ai.env.vec import start_template
-from tne_ai.notation import parse_move
+from tne_ai.core import state as S
+from tne_ai.core.board import RIVER_SQUARES, TEMPLE_SQUARES, parse_square
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves, random_move
+from tne_ai.core.rules.playout import deal_start
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.interop.env import encode as E
+from tne_ai.interop.env.vec import start_template
+from tne_ai.core.notation import parse_move
 
 # the decisions a seat can face (SPEC sections 3-5): the phase, and for a conflict whether
 # the attacker has committed yet

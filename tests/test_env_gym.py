@@ -1,11 +1,11 @@
-"""The single-agent Gymnasium environment (tne_ai.env.gym_env)."""
+"""The single-agent Gymnasium environment (tne_ai.interop.env.gym_env)."""
 import numpy as np
 import pytest
 
-import tne_ai.env as E
-from tne_ai import state as S
-from tne_ai.agents import AgentSpecError
-from tne_ai.engine.scoring import rewards as final_rewards
+import tne_ai.interop.env as E
+from tne_ai.core import state as S
+from tne_ai.agents.builtin import AgentSpecError
+from tne_ai.core.rules.scoring import rewards as final_rewards
 
 
 def play(env, rs, limit=10_000):

@@ -1,13 +1,13 @@
-"""The PettingZoo AEC environment (tne_ai.env.aec_env): PettingZoo's own API and seed tests,
+"""The PettingZoo AEC environment (tne_ai.interop.env.aec_env): PettingZoo's own API and seed tests,
 the end-of-game rewards, rendering."""
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import tne_ai.env as E
-from tne_ai import state as S
-from tne_ai.engine.scoring import rewards as final_rewards
-from tne_ai.env.encode import OBS_SIZE, V, V_HAND
+import tne_ai.interop.env as E
+from tne_ai.core import state as S
+from tne_ai.core.rules.scoring import rewards as final_rewards
+from tne_ai.interop.env.encode import OBS_SIZE, V, V_HAND
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -1,16 +1,16 @@
-"""The batched environment (tne_ai.env.vec): the same games as stepping them one by one."""
+"""The batched environment (tne_ai.interop.env.vec): the same games as stepping them one by one."""
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.movegen import legal_moves
-from tne_ai.engine.playout import deal_start
-from tne_ai.engine.rng import make_rng
-from tne_ai.engine.scoring import rewards as final_rewards
-from tne_ai.env import Env, EnvError, VecEnv
-from tne_ai.env.encode import OBS_SIZE, encode
-from tne_ai.env.vec import start_template
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.playout import deal_start
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.core.rules.scoring import rewards as final_rewards
+from tne_ai.interop.env import Env, EnvError, VecEnv
+from tne_ai.interop.env.encode import OBS_SIZE, encode
+from tne_ai.interop.env.vec import start_template
 
 
 class OneGame:
@@ -161,7 +161,7 @@ def test_bad_arguments_are_refused_before_anything_moves():
 
 def test_bench_env_figures():
     """tne bench's environment figures: the three rates of one run (no speed asserted)."""
-    from tne_ai.bench import measure_env_steps
+    from tne_ai.matches.bench import measure_env_steps
     figures = measure_env_steps(2, envs=4, steps=400, repeats=2)
     assert set(figures) == {"vec", "single", "openspiel"}
     for name, f in figures.items():
@@ -175,12 +175,12 @@ def test_no_env_kernel_allocates():
 
     from test_no_allocation import ALLOCATING, reached
 
-    from tne_ai.env import encode as E_
-    from tne_ai.env import vec as V_
+    from tne_ai.interop.env import encode as E_
+    from tne_ai.interop.env import vec as V_
     found = reached([V_.step_all, V_.reset_all, V_.first_illegal, E_.encode, E_.encode_update,
                      E_.write_mask, E_.clear_mask])
-    assert {"tne_ai.env.encode._write_vector", "tne_ai.engine.apply.apply_action",
-            "tne_ai.engine.playout.deal_start", "tne_ai.engine.movegen.legal_moves"} <= set(found)
+    assert {"tne_ai.interop.env.encode._write_vector", "tne_ai.core.rules.apply.apply_action",
+            "tne_ai.core.rules.playout.deal_start", "tne_ai.core.rules.movegen.legal_moves"} <= set(found)
     offenders = []
     for name, d in sorted(found.items()):
         source = inspect.getsource(d.py_func)

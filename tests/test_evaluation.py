@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from helpers import load
-from tne_ai import state as S
+from tne_ai.core import state as S
 from tne_ai.errors import TneError
-from tne_ai.notation import move_text, parse_move
+from tne_ai.core.notation import move_text, parse_move
 from tne_ai.position import Position
-from tne_ai.engine.rng import make_rng
+from tne_ai.core.rules.rng import make_rng
 from tne_ai.search import features as F
 from tne_ai.search import priors as P
 from tne_ai.search.evaluate import evaluate_model, load_weights, save_weights, settle
@@ -278,7 +278,7 @@ def test_block_completers_match_the_rule_square_by_square():
     """The bitboard squares that complete a 2x2 block equal the square-by-square reading, on a
     hand-built board with blocks at the board's edges and corners (where a shift would wrap
     into the next row) and on random positions."""
-    from tne_ai.bench import positions_at
+    from tne_ai.matches.bench import positions_at
     p = Position.new(2, seed=1)
     st = p.st.copy()
     for c in range(4):

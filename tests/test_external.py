@@ -1,6 +1,6 @@
-"""The engine:CMD agent (tne_ai.external) in tournaments and games.
+"""The engine:CMD agent (tne_ai.agents.external) in tournaments and games.
 
-Expected outcomes: the forfeit rule of tne_ai.external / docs/PROTOCOL.md (an engine that
+Expected outcomes: the forfeit rule of tne_ai.agents.external / docs/PROTOCOL.md (an engine that
 exits, sends nothing in time + margin, or answers an illegal move loses that game, the
 reason is recorded, the other games go on), and the seeding rule of docs/PROTOCOL.md (the
 k-th go since newgame searches with seed * 100003 + k, as the mcts agent numbers its moves),
@@ -13,9 +13,9 @@ import pytest
 
 import helpers
 from engine_helpers import ROOT
-from tne_ai.agents import AgentSpecError, make_agent, parse_spec
-from tne_ai.external import margin
-from tne_ai.tournament import run_tournament
+from tne_ai.agents.builtin import AgentSpecError, make_agent, parse_spec
+from tne_ai.agents.external import margin
+from tne_ai.matches.tournament import run_tournament
 
 PY = sys.executable
 TNE_ENGINE = f"{PY} {ROOT / 'cli.py'} engine"
@@ -148,7 +148,7 @@ def test_the_engine_sees_only_its_seat(tmp_path):
 
 
 def test_play_against_an_engine():
-    from tne_ai.play import play
+    from tne_ai.matches.play import play
     lines = []
     record = play(players=2, ai=f"engine:{RANDOM_ENGINE}", seat=0, seed=3,
                   read=lambda prompt: "pass", write=lines.append)
@@ -157,7 +157,7 @@ def test_play_against_an_engine():
 
 
 def test_an_engine_that_never_says_hello_or_talks_nonsense_forfeits(tmp_path):
-    from tne_ai.agents import AgentForfeit
+    from tne_ai.agents.builtin import AgentForfeit
     from tne_ai.position import Position
     silent = tmp_path / "silent.py"
     silent.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
@@ -177,7 +177,7 @@ def test_an_engine_line_over_the_json_bound_forfeits_and_its_stderr_is_clipped(t
     stdout line forfeits at once, without the agent reading the rest of it; a long stderr line
     is quoted clipped to MAX_ECHO characters."""
     from tne_ai import limits as L
-    from tne_ai.agents import AgentForfeit
+    from tne_ai.agents.builtin import AgentForfeit
     from tne_ai.position import Position
     flood = bad_engine(tmp_path, "flood", f'sys.stdout.write("x" * {L.MAX_JSON_BYTES + 10}); '
                                           'sys.stdout.flush(); time.sleep(600)')

@@ -1,21 +1,21 @@
 """tne-position/1 and tne-game/1 (SPEC.md section 9) and the ASCII pictures.
 
 Every position here is written out as a dict; the expected state fields, tile counts and
-messages are worked out from SPEC sections 1, 4, 6 and 9 and the layout in tne_ai/state.py.
-Loading a position runs the engine's kingdom checks (tne_ai.engine.kingdoms.kingdom_clash,
-label; tne_ai.engine.apply.treasure_taker, war_conflicts).
+messages are worked out from SPEC sections 1, 4, 6 and 9 and the layout in tne_ai/core/state.py.
+Loading a position runs the engine's kingdom checks (tne_ai.core.rules.kingdoms.kingdom_clash,
+label; tne_ai.core.rules.apply.treasure_taker, war_conflicts).
 """
 import json
 
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.board import parse_square
+from tne_ai.core import state as S
+from tne_ai.core.board import parse_square
 from tne_ai.errors import PositionError
-from tne_ai.formats import (game_record, game_result, load_game_record, load_position,
+from tne_ai.core.formats import (game_record, game_result, load_game_record, load_position,
                             position_from_dict, position_to_dict)
-from tne_ai.render import ascii_board, summary
+from tne_ai.core.render import ascii_board, summary
 
 KEY_ORDER = ["format", "players", "turn", "actions_left", "board", "leaders", "treasures",
              "monuments", "hands", "catastrophes", "scores", "bag", "out_of_game",
@@ -283,8 +283,8 @@ def test_ordered_bag_after_a_draw_is_written_from_the_next_tile():
     d["bag"] = "r" + ORDERED_BAG
     st, known, bag_known = position_from_dict(d)
     # player 0 draws the front tile, a red one, through the engine's draw kernel
-    from tne_ai.engine.apply import draw_tile
-    from tne_ai.engine.rng import make_rng
+    from tne_ai.core.rules.apply import draw_tile
+    from tne_ai.core.rules.rng import make_rng
     assert draw_tile(st, 0, make_rng(0)) == 0
     out = position_to_dict(st, known, bag_known)
     assert out["bag"] == ORDERED_BAG

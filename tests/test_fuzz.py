@@ -5,14 +5,14 @@ and the position file round-tripped after every move."""
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.board import NEIGHBOURS, TOTAL_TILES
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.kingdoms import kingdom_clash
-from tne_ai.engine.movegen import legal_moves
-from tne_ai.engine.rng import make_rng, below
-from tne_ai.formats import game_record, load_game_record
-from tne_ai.notation import move_text
+from tne_ai.core import state as S
+from tne_ai.core.board import NEIGHBOURS, TOTAL_TILES
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.kingdoms import kingdom_clash
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.rng import make_rng, below
+from tne_ai.core.formats import game_record, load_game_record
+from tne_ai.core.notation import move_text
 from tne_ai.position import Position
 
 GAMES = 200

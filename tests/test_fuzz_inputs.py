@@ -32,8 +32,8 @@ from hypothesis import event, given, strategies as st
 
 from cli import main
 from tne_ai import limits as L
-from tne_ai.board import COLOURS
-from tne_ai.engine.rng import below, make_rng
+from tne_ai.core.board import COLOURS
+from tne_ai.core.rules.rng import below, make_rng
 from tne_ai.errors import TneError
 from tne_ai.position import Position
 
@@ -472,8 +472,8 @@ def record_bytes(data, records):
 
 @given(st.data())
 def test_mutated_records_are_accepted_or_rejected_with_a_tne_error(data):
-    from tne_ai.formats import load_game_record
-    from tne_ai.tournament import replay
+    from tne_ai.core.formats import load_game_record
+    from tne_ai.matches.tournament import replay
     record = mutate(data, data.draw(st.sampled_from(record_corpus())))
     try:
         checked = load_game_record(record)
@@ -513,7 +513,7 @@ def test_mutated_records_files_through_replay_and_analyse_succeed_or_fail_in_one
 @functools.lru_cache(maxsize=None)
 def protocol_corpus():
     """One valid client message of each kind (docs/PROTOCOL.md), positions and games real."""
-    from tne_ai.engine_server import OPTIONS as ENGINE_OPTIONS
+    from tne_ai.protocol.server import OPTIONS as ENGINE_OPTIONS
     messages = [{"type": "hello", "protocol": 1}, {"type": "isready"}, {"type": "newgame"},
                 {"type": "go", "iterations": 10}, {"type": "go", "time": 0.5, "threads": 2},
                 {"type": "go", "infinite": True}, {"type": "stop"}, {"type": "quit"}]
@@ -532,8 +532,8 @@ def test_mutated_protocol_lines_are_one_error_or_handled(data):
     """A client line is refused with a ProtocolError, or handled by the engine's handler
     with at most a TneError (which the engine answers as one error line); searches (go,
     stop, quit) are left to tests/test_engine_server.py."""
-    from tne_ai.engine_server import EngineServer
-    from tne_ai.protocol import ProtocolError, parse_client
+    from tne_ai.protocol.server import EngineServer
+    from tne_ai.protocol.messages import ProtocolError, parse_client
     message = data.draw(st.sampled_from(protocol_corpus()))
     if data.draw(st.booleans()):
         raw = json.dumps(mutate(data, message)).encode()

@@ -1,4 +1,4 @@
-"""The one reader of JSON texts, files and numbers (tne_ai/io/json_reader.py): each bound of
+"""The one reader of JSON texts, files and numbers (tne_ai/core/io/json_reader.py): each bound of
 tne_ai/limits.py (README, "Limits") is refused with one TneError whose message starts with
 what was read, never a RecursionError, an overflow or an unbounded read."""
 import subprocess
@@ -9,7 +9,7 @@ import pytest
 
 from tne_ai import limits as L
 from tne_ai.errors import InputError, JsonError, PositionError, TneError
-from tne_ai.io import check_value, input_lines, parse_float, parse_int, read_input, read_json
+from tne_ai.core.io import check_value, input_lines, parse_float, parse_int, read_input, read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -132,7 +132,7 @@ def test_read_input_of_dev_zero_ends_at_once_in_little_memory():
     """An endless input is refused after max_bytes + 1 bytes: in a child process, so its peak
     memory (VmHWM: not the forked parent's, as ru_maxrss would be) is its own."""
     code = ("import time\n"
-            "from tne_ai.io import read_input\n"
+            "from tne_ai.core.io import read_input\n"
             "t = time.monotonic()\n"
             "try:\n"
             "    read_input('/dev/zero', 'POSITION')\n"

@@ -1,5 +1,5 @@
-"""DESIGN's layers: a module only imports modules below it, so the import graph of tne_ai
-(every import, at module level or inside a function) has no cycle."""
+"""DESIGN's layers: a module only imports modules of its own layer or below (every import, at
+module level or inside a function), and the import graph of tne_ai has no cycle."""
 import ast
 from pathlib import Path
 
@@ -78,9 +78,63 @@ def _cycles(graph):
 def test_the_import_graph_has_no_cycle():
     modules = _modules()
     graph = {name: _imports(name, path, modules) for name, path in modules.items()}
-    assert "tne_ai.agent_base" in graph["tne_ai.external"]
-    assert "tne_ai.external" in graph["tne_ai.agents"]
+    assert "tne_ai.agents.base" in graph["tne_ai.agents.external"]
+    assert "tne_ai.agents.external" in graph["tne_ai.agents.builtin"]
     assert _cycles(graph) == []
+
+
+# DESIGN.md, the layers, bottom first; a module belongs to the longest prefix that names it.
+# tne_ai/__init__.py (the facade's lazy names) is above them all.
+LAYERS = [
+    ("tne_ai.errors", "tne_ai.limits"),
+    ("tne_ai.core",),
+    ("tne_ai.position",),
+    ("tne_ai.search",),
+    ("tne_ai.api", "tne_ai.protocol"),
+    ("tne_ai.agents",),
+    ("tne_ai.interop",),
+    ("tne_ai.matches",),
+    ("tne_ai.web",),
+    ("tne_ai.cli",),
+]
+
+
+def _layer(module):
+    """The rank of module's layer (None for the package's own __init__)."""
+    best = None
+    for rank, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if best is None or len(prefix) > best[0]:
+                    best = (len(prefix), rank)
+    return None if best is None else best[1]
+
+
+def _upward(graph):
+    """Every import of a module from a layer above its own: (importer, imported)."""
+    return sorted((a, b) for a, targets in graph.items() for b in targets
+                  if a != "tne_ai" and b != "tne_ai" and _layer(b) > _layer(a))
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in _modules() if m != "tne_ai" and _layer(m) is None] == []
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    modules = _modules()
+    graph = {name: _imports(name, path, modules) for name, path in modules.items()}
+    assert "tne_ai.core.state" in graph["tne_ai.search.mcts"]   # the graph sees imports
+    assert _upward(graph) == []
+
+
+def test_an_upward_import_is_found(tmp_path):
+    """A rules kernel that imports the search (planted in a copy of the graph)."""
+    modules = _modules()
+    graph = {name: set(_imports(name, path, modules)) for name, path in modules.items()}
+    graph["tne_ai.core.rules.apply"].add("tne_ai.search.session")
+    graph["tne_ai.position"].add("tne_ai.core.state")            # downward: allowed
+    assert _upward(graph) == [("tne_ai.core.rules.apply", "tne_ai.search.session")]
+    assert _layer("tne_ai.protocol.server") == _layer("tne_ai.api") < _layer("tne_ai.agents")
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -10,7 +10,7 @@ import types
 
 from numba.core.registry import CPUDispatcher
 
-from tne_ai.engine import apply, movegen, playout, scoring
+from tne_ai.core.rules import apply, movegen, playout, scoring
 from tne_ai.search import determinize, mcts
 
 ROOTS = [playout.random_game, movegen.random_move, movegen.legal_moves, apply.apply_action,
@@ -47,11 +47,11 @@ def reached(roots):
 
 def test_the_walk_reaches_the_rule_kernels():
     names = set(reached(ROOTS))
-    for want in ("tne_ai.engine.apply.place_tile", "tne_ai.engine.apply.resolve_war",
-                 "tne_ai.engine.apply.end_turn", "tne_ai.engine.kingdoms.kingdoms_around",
-                 "tne_ai.engine.kingdoms.touch_counts_of", "tne_ai.engine.movegen.action_moves",
-                 "tne_ai.engine.kingdoms.twos_with_leader_lifted",
-                 "tne_ai.search.determinize.pack_tiles", "tne_ai.state.hand", "tne_ai.bits.flood"):
+    for want in ("tne_ai.core.rules.apply.place_tile", "tne_ai.core.rules.apply.resolve_war",
+                 "tne_ai.core.rules.apply.end_turn", "tne_ai.core.rules.kingdoms.kingdoms_around",
+                 "tne_ai.core.rules.kingdoms.touch_counts_of", "tne_ai.core.rules.movegen.action_moves",
+                 "tne_ai.core.rules.kingdoms.twos_with_leader_lifted",
+                 "tne_ai.search.determinize.pack_tiles", "tne_ai.core.state.hand", "tne_ai.core.bits.flood"):
         assert want in names
 
 
@@ -80,7 +80,7 @@ import importlib, json, pkgutil
 from numba.core import types as nt
 from numba.core.registry import CPUDispatcher
 import tne_ai
-from tne_ai import bench
+from tne_ai.matches import bench
 from tne_ai.position import Position
 from tne_ai.search.endgame import solve_ending
 from tne_ai.search.session import search

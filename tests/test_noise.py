@@ -1,9 +1,9 @@
 """The "within noise" rule of the hint panel, the analysis list and `tne bestmove`
-(tne_ai/noise.py): two standard errors of the difference of two win chances, each standard
+(tne_ai/search/noise.py): two standard errors of the difference of two win chances, each standard
 error sqrt(p(1-p)/v).  The numbers below are worked out by hand."""
 import math
 
-from tne_ai.noise import noise_note, standard_error, within_noise
+from tne_ai.search.noise import noise_note, standard_error, within_noise
 
 
 def test_standard_error_is_the_largest_spread_of_values_in_0_1():

@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from engine_helpers import ROOT, EngineProcess
-from tne_ai.agents import make_agent
+from tne_ai.agents.builtin import make_agent
 from tne_ai.api import Limit, analyse
-from tne_ai.formats import position_to_dict
-from tne_ai.notation import move_text
+from tne_ai.core.formats import position_to_dict
+from tne_ai.core.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search.session import Search, move_seed
 

@@ -1,4 +1,4 @@
-"""OpenSpiel interoperability (tne_ai.openspiel): the pyspiel game, its resampler and the
+"""OpenSpiel interoperability (tne_ai.interop.openspiel): the pyspiel game, its resampler and the
 OpenSpiel agents.  open_spiel must be installed (extra ``openspiel``): without it these tests
 fail at import, they do not skip."""
 import numpy as np
@@ -7,14 +7,14 @@ import pytest
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import tne_ai.openspiel as O
+import tne_ai.interop.openspiel as O
 from helpers import redeal_hidden_hands
-from tne_ai import state as S
-from tne_ai.agents import AgentSpecError, make_agent
-from tne_ai.board import COLOUR_LETTERS, TILES_PER_COLOUR
-from tne_ai.engine.rng import make_rng
-from tne_ai.env.encode import OBS_SIZE, V, V_BAG, V_HAND, V_HAND_SIZE
-from tne_ai.notation import parse_move
+from tne_ai.core import state as S
+from tne_ai.agents.builtin import AgentSpecError, make_agent
+from tne_ai.core.board import COLOUR_LETTERS, TILES_PER_COLOUR
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.interop.env.encode import OBS_SIZE, V, V_BAG, V_HAND, V_HAND_SIZE
+from tne_ai.core.notation import parse_move
 from tne_ai.position import Position, start_state
 from tne_ai.search.determinize import determinize
 

@@ -7,9 +7,9 @@ import os
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.engine.playout import perft
-from tne_ai.engine.rng import make_rng
+from tne_ai.core import state as S
+from tne_ai.core.rules.playout import perft
+from tne_ai.core.rules.rng import make_rng
 from tne_ai.position import Position
 
 FILES = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "data", "perft", "perft_*.json")))

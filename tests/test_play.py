@@ -1,4 +1,4 @@
-"""`tne play` and the game loop behind it (tne_ai.play.play).
+"""`tne play` and the game loop behind it (tne_ai.matches.play.play).
 
 The person is driven two ways: through the real command (click's CliRunner, stdin lines) and
 through play()'s injected ``read``/``write`` callables, where a scripted person reads the
@@ -22,12 +22,12 @@ from hypothesis import assume, given, settings, strategies as st
 
 from cli import main
 from test_play_terminal import _harmless
-from tne_ai import board as B
+from tne_ai.core import board as B
 from tne_ai.errors import TneError
-from tne_ai.formats import load_game_record
-from tne_ai.play import hint_lines, play, replay_decisions
+from tne_ai.core.formats import load_game_record
+from tne_ai.matches.play import hint_lines, play, replay_decisions
 from tne_ai.position import Position
-from tne_ai.render import LEGEND
+from tne_ai.core.render import LEGEND
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION_PROMPT = "player 0, your action 1 of 2> "
@@ -386,8 +386,8 @@ def test_a_decided_revolt_is_told_with_strengths_commits_winner_removals_and_poi
     # 2, a tie, so the defender wins; the attacker's leader leaves O2, no board tile is removed,
     # and player 1 scores 1 red point.
     from test_render_svg import sample
-    from tne_ai.notation import parse_move
-    from tne_ai.play import conflict_lines, strength_line
+    from tne_ai.core.notation import parse_move
+    from tne_ai.matches.play import conflict_lines, strength_line
     d, _ = sample()
     d = dict(d, pending={"kind": "revolt", "colour": "red", "attacker": 0, "defender": 1,
                          "attacker_commit": 1})

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from test_fuzz_inputs import BAD_COUNTS, EDGE_TEXT, MOVE_CHARS
 from tne_ai.errors import TneError
-from tne_ai.formats import load_game_record
-from tne_ai.notation import parse_move
+from tne_ai.core.formats import load_game_record
+from tne_ai.core.notation import parse_move
 from tne_ai.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent

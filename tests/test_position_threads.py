@@ -3,7 +3,7 @@ single-threaded run (each call has its own move buffer; DESIGN: no shared scratc
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from tne_ai.engine.rng import below, make_rng
+from tne_ai.core.rules.rng import below, make_rng
 from tne_ai.position import Position
 
 

@@ -1,11 +1,11 @@
-"""Progress lines on stderr (tne_ai/progress.py) and `tne -q`."""
+"""Progress lines on stderr (tne_ai/matches/progress.py) and `tne -q`."""
 import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
-from tne_ai.progress import Progress
+from tne_ai.matches.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,7 +128,7 @@ def test_the_first_run_compiles_every_kernel_a_timed_game_reaches(tmp_path):
     import random
     import subprocess
     import sys
-    from tne_ai.formats import position_to_dict
+    from tne_ai.core.formats import position_to_dict
     from tne_ai.position import Position
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
@@ -209,8 +209,8 @@ def test_train_on_a_pipe_shows_each_stages_first_and_last_line(tmp_path):
     """Every stage of a training (the records read, each fit) shows on a pipe its first and
     its last line: the lines the library reports first and last for the stage (each fit
     reports its iterations, as many as it takes), in order, at most a few between."""
-    from tne_ai.tournament import read_records
-    from tne_ai.train import train
+    from tne_ai.matches.tournament import read_records
+    from tne_ai.matches.train import train
     data = str(ROOT / "examples" / "greedy_vs_mcts.jsonl")
     said = []
     train([r for _, r in read_records(data)], progress=lambda stage, text: said.append(

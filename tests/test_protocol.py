@@ -1,11 +1,11 @@
-"""The message checks of the engine line protocol (tne_ai.protocol, docs/PROTOCOL.md).
+"""The message checks of the engine line protocol (tne_ai.protocol.messages, docs/PROTOCOL.md).
 
 Every malformed line is refused with one message that names what is wrong: the key, the
 value or the message type, as PROTOCOL.md's "Errors" section promises."""
 import pytest
 
 import helpers  # noqa: F401  (puts the repository on sys.path)
-from tne_ai.protocol import Option, ProtocolError, encode, parse_client, parse_engine
+from tne_ai.protocol.messages import Option, ProtocolError, encode, parse_client, parse_engine
 
 
 @pytest.mark.parametrize("line, fragment", [
@@ -68,7 +68,7 @@ def test_every_client_key_is_covered_by_the_null_cases():
     key added later without a null check shows here; setoption's value is the engine's."""
     import json
 
-    from tne_ai.protocol import CLIENT_MESSAGES
+    from tne_ai.protocol.messages import CLIENT_MESSAGES
     cases = test_a_null_value_is_refused_like_a_missing_one.pytestmark[0].args[1]
     nulled = {(json.loads(line)["type"], key) for line, _ in cases
               for key, value in json.loads(line).items() if value is None and key != "type"}
@@ -154,7 +154,7 @@ def test_the_option_table_of_protocol_md_is_the_engines():
     order, each with its type, default, bounds (limits.py, through the rows) or choices."""
     import re
 
-    from tne_ai.engine_server import OPTIONS
+    from tne_ai.protocol.server import OPTIONS
     table = _option_table()
     options = [o.to_dict() for o in OPTIONS]
     assert list(table) == [o["name"] for o in options]
@@ -187,7 +187,7 @@ def test_the_bounds_of_go_in_protocol_md_are_the_limits():
     import re
 
     from tne_ai import limits as L
-    from tne_ai.engine_server import INFINITE_SECONDS
+    from tne_ai.protocol.server import INFINITE_SECONDS
     doc = _doc()
     [row] = [line for line in doc.splitlines() if line.startswith("| `go` |")]
     iterations = re.search(r"`iterations` \(1 to ([0-9,]+)\)", row)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tne_ai import __version__
-from tne_ai.provenance import git_commit, provenance, weights_sha256
+from tne_ai.matches.provenance import git_commit, provenance, weights_sha256
 from tne_ai.search.evaluate import WEIGHTS_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,15 +43,15 @@ def test_a_copy_outside_a_checkout_reports_no_commit(tmp_path):
     shutil.copytree(ROOT / "tne_ai", site / "tne_ai",
                     ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     out = subprocess.run([sys.executable, "-c",
-                          "from tne_ai.provenance import git_commit; print(git_commit())"],
+                          "from tne_ai.matches.provenance import git_commit; print(git_commit())"],
                          cwd=site, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "None"
 
 
 def test_records_and_reviews_carry_provenance(tmp_path):
     import json
-    from tne_ai.analyse import annotate
-    from tne_ai.tournament import read_records, run_tournament
+    from tne_ai.matches.review import annotate
+    from tne_ai.matches.tournament import read_records, run_tournament
     shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
     out = tmp_path / "games.jsonl"
     run_tournament({"r": "random", "m": "mcts:iterations=8", "b": "mcts:iterations=8,eval=basic"},
@@ -74,7 +74,7 @@ def test_records_and_reviews_carry_provenance(tmp_path):
 def test_a_value_network_agent_lists_the_network_and_the_prior_weights(tmp_path):
     # evaluation=net reads the value network and the weights file's move prior: both are
     # listed, the shipped network under its own name, a given one by its path
-    from tne_ai.provenance import SHIPPED_NET, spec_weights
+    from tne_ai.matches.provenance import SHIPPED_NET, spec_weights
     from tne_ai.search.value import NET_FILE
     assert spec_weights(["mcts:evaluation=net"]) == [None, SHIPPED_NET]
     assert spec_weights(["mcts:evaluation=net,net=v.npz", "mcts"]) == [None, "v.npz"]

@@ -1,10 +1,10 @@
 """random_move draws uniformly from exactly the legal moves, without listing them."""
 import numpy as np
 
-from tne_ai import state as S
-from tne_ai.bench import sample_positions, start_template
-from tne_ai.engine.movegen import legal_moves, random_move
-from tne_ai.engine.rng import make_rng
+from tne_ai.core import state as S
+from tne_ai.matches.bench import sample_positions, start_template
+from tne_ai.core.rules.movegen import legal_moves, random_move
+from tne_ai.core.rules.rng import make_rng
 
 
 def test_random_move_is_always_legal():

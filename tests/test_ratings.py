@@ -1,4 +1,4 @@
-"""Ratings (tne_ai.ratings) against values worked out by hand on small fixed results tables.
+"""Ratings (tne_ai.matches.ratings) against values worked out by hand on small fixed results tables.
 
 Notation: E = 400 / ln 10 = 173.7178 (Elo per unit of log-strength), z = 1.959964 (the 95%
 normal quantile).  A two-seat Outcome(("A", "B"), (1, 2)) is a win of A; places (1, 1) a draw.
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tne_ai.ratings import (Outcome, Sprt, bradley_terry, elo_from_score, match_elo, pairwise,
+from tne_ai.matches.ratings import (Outcome, Sprt, bradley_terry, elo_from_score, match_elo, pairwise,
                             plackett_luce, score_from_elo, sprt_bounds, sprt_llr)
 
 E = 400 / math.log(10)
@@ -226,7 +226,7 @@ def test_sprt_decides_when_the_llr_crosses_a_bound():
 def test_wilson_interval_by_hand():
     # 24 wins in 24: z^2 = 3.84146, centre = (1 + z^2/48) / (1 + z^2/24) = 1.08003 / 1.16006
     # = 0.93101, half = z / 1.16006 * sqrt(z^2 / (4 * 24^2)) = 1.68953 * 0.040833 = 0.06899
-    from tne_ai.ratings import wilson
+    from tne_ai.matches.ratings import wilson
     lo, hi = wilson(1.0, 24)
     assert lo == pytest.approx(0.86202, abs=1e-4) and hi == 1.0
     # 0.5 over 100: centre 0.5, half = z / (1 + z^2/100) * sqrt(0.0025 + z^2/40000) = 0.09617
@@ -239,7 +239,7 @@ def test_wilson_names_a_count_given_for_the_proportion():
     """wilson takes the observed proportion: 59 (a count of wins) is refused with a message
     naming the argument, not a math domain error."""
     from tne_ai.errors import TneError
-    from tne_ai.ratings import wilson
+    from tne_ai.matches.ratings import wilson
     with pytest.raises(TneError, match="score is the observed proportion"):
         wilson(59, 60)
     with pytest.raises(TneError, match="n is a count"):

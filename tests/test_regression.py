@@ -10,11 +10,11 @@ import os
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.movegen import legal_moves, random_move
-from tne_ai.engine.playout import random_game, shuffled_start
-from tne_ai.engine.rng import make_rng
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves, random_move
+from tne_ai.core.rules.playout import random_game, shuffled_start
+from tne_ai.core.rules.rng import make_rng
 from tne_ai.position import Position, start_state
 from tne_ai.search.determinize import determinize
 

@@ -1,4 +1,4 @@
-"""The SVG picture (tne_ai.render.svg) and `tne show/bestmove --svg`.
+"""The SVG picture (tne_ai.core.render.svg) and `tne show/bestmove --svg`.
 
 The expected numbers of squares, tiles, leaders, treasures and monuments come from the
 hand-built position below and the rules (SPEC section 1: 176 squares, 41 of them river, four
@@ -24,9 +24,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import position  # noqa: E402
 
 from cli import main  # noqa: E402
-from tne_ai.notation import parse_move  # noqa: E402
+from tne_ai.core.notation import parse_move  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
-from tne_ai.render import svg, visit_shares  # noqa: E402
+from tne_ai.core.render import svg, visit_shares  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden_board.svg"
 NS = "{http://www.w3.org/2000/svg}"

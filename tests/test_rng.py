@@ -3,8 +3,8 @@
 permutation of the packed bag tiles."""
 import numpy as np
 
-from tne_ai import state as S
-from tne_ai.engine.rng import below, make_rng, shuffle_bag
+from tne_ai.core import state as S
+from tne_ai.core.rules.rng import below, make_rng, shuffle_bag
 
 MUL = 0x2545F4914F6CDD1D
 MASK = (1 << 64) - 1

@@ -3,11 +3,11 @@ reproducible for a seed, an iteration budget and a thread count."""
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.board import TILES_PER_COLOUR
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.movegen import legal_moves
-from tne_ai.engine.rng import below, make_rng
+from tne_ai.core import state as S
+from tne_ai.core.board import TILES_PER_COLOUR
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.rng import below, make_rng
 from tne_ai.position import Position
 from tne_ai.search.determinize import determinize
 from tne_ai.search.session import search
@@ -134,7 +134,7 @@ def test_a_forced_decision_is_answered_without_search():
 
 
 def test_the_second_action_of_a_turn_reuses_the_first_search_and_a_new_turn_does_not():
-    from tne_ai.agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     pos = Position.new(2, seed=5)
     agent = make_agent("mcts:iterations=3000", seed=1)
 

@@ -6,7 +6,7 @@ import doctest
 import pytest
 
 from tne_ai import limits as L
-from tne_ai.agents import _OPTIONS
+from tne_ai.agents.builtin import _OPTIONS
 from tne_ai.errors import TneError
 from tne_ai.position import Position
 from tne_ai.search import config as C
@@ -50,7 +50,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
     assert {C.canonical(k) for k in values} | {"capacity", "batch"} == set(_OPTIONS["mcts"])
     spec = "mcts:" + ",".join(f"{k}={v}" for k, v in values.items())
     cfg = SearchConfig.from_spec(spec)
-    from tne_ai.agents import parse_spec
+    from tne_ai.agents.builtin import parse_spec
     assert SearchConfig(**parse_spec(spec)[1]) == cfg
     assert cfg == SearchConfig(seed=3, iterations=5000, time=0.2, threads=2, c=0.7, rollout=-1,
                                leader=0.5, evaluation="basic", prior="none", widen=2.0,

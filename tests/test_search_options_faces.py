@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from engine_helpers import ROOT
-from tne_ai.agents import AgentSpecError, make_agent
-from tne_ai.engine_server import GO_KEYS, EngineServer
+from tne_ai.agents.builtin import AgentSpecError, make_agent
+from tne_ai.protocol.server import GO_KEYS, EngineServer
 from tne_ai.errors import TneError
 from tne_ai.position import Position
-from tne_ai.protocol import ProtocolError, parse_client
+from tne_ai.protocol.messages import ProtocolError, parse_client
 from tne_ai.search.config import SearchConfig, SearchConfigError, options
 from tne_ai.search.session import Search, config_of
 

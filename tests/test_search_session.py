@@ -9,10 +9,10 @@ import time
 import numpy as np
 import pytest
 
-from tne_ai import state as S
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.movegen import legal_moves
-from tne_ai.engine.rng import make_rng
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.rng import make_rng
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import search

@@ -1,5 +1,5 @@
 """``tne bench --signature`` is a pinned regression fixture: the number below is the
-signature of the default search (tne_ai.bench.signature) as recorded when it was made.  A
+signature of the default search (tne_ai.matches.bench.signature) as recorded when it was made.  A
 change meant to be non-functional (a refactor, a faster kernel) must leave it unchanged; a
 change of the search's behaviour changes it, and then the new value is pinned here with the
 reason in the commit message."""
@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tne_ai.bench import signature, signature_positions
-from tne_ai import state as S
+from tne_ai.matches.bench import signature, signature_positions
+from tne_ai.core import state as S
 
 PINNED = 248836803171186
 CLI = str(Path(__file__).resolve().parent.parent / "cli.py")

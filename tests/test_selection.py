@@ -15,10 +15,10 @@ import pytest
 
 from test_commit_decisions import REVOLT_J6
 from test_tactics import midgame, revolt
-from tne_ai import state as S
-from tne_ai.agents import make_agent
-from tne_ai.engine.movegen import legal_moves
-from tne_ai.notation import move_text
+from tne_ai.core import state as S
+from tne_ai.agents.builtin import make_agent
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search import mcts as M
 from tne_ai.search.tree import LOG_TABLE

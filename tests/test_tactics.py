@@ -23,8 +23,8 @@ the lowest colour, ties broken by the second lowest, then third, then highest.
 import itertools
 
 from helpers import COLOURS, LETTERS, TOTALS, legal, position
-from tne_ai.agents import make_agent
-from tne_ai.notation import move_text
+from tne_ai.agents.builtin import make_agent
+from tne_ai.core.notation import move_text
 from tne_ai.position import Position
 
 BUDGET = 20000  # iterations of the default search per decision (about 0.1 s here)

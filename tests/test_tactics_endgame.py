@@ -26,14 +26,14 @@ import numpy as np
 import pytest
 
 from helpers import legal
-from tne_ai import state as S
-from tne_ai.engine.apply import apply_action
-from tne_ai.engine.movegen import legal_moves
-from tne_ai.engine.rng import make_rng
-from tne_ai.engine.scoring import rewards
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.core.rules.scoring import rewards
 from tne_ai.errors import TneError
-from tne_ai.notation import move_text
-from tne_ai.formats import position_to_dict
+from tne_ai.core.notation import move_text
+from tne_ai.core.formats import position_to_dict
 from tne_ai.position import Position
 from tne_ai.search import endgame
 from tne_ai.search.config import SearchConfig
@@ -147,7 +147,7 @@ def plain_value(st, turn, mover, rng):
 def last_actions(players, want, seed):
     """Positions from seeded greedy self-play at the mover's last action whose game is over
     at the turn's end whatever he plays (the hands already lack more than the bag holds)."""
-    from tne_ai.agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     found = []
     g = 0
     while len(found) < want and g < 40:
@@ -191,7 +191,7 @@ def test_endgame_kernels_allocate_nothing():
 def greedy_endings(players, game):
     """The action decisions of a seeded greedy self-play game where ``ending_applies`` holds,
     up to the first with one action left."""
-    from tne_ai.agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     seed = 100 * players + game
     p = Position.new(players, seed=seed)
     agents = [make_agent("greedy", seed=seed + 7 * game + i) for i in range(players)]
@@ -241,7 +241,7 @@ def test_same_seed_same_result_over_hidden_hands():
 def test_the_default_search_solves_each_at_2000_iterations(name):
     """The default agent (the mcts spec every face uses), three seeds: a hand-worked winning
     move, and the search says the win is exact (reward 1 in every world, every line ended)."""
-    from tne_ai.agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     d, p = load(name)
     for seed in (1, 2, 3):
         agent = make_agent("mcts:iterations=2000", seed=seed)

@@ -1,4 +1,4 @@
-"""Tournaments (tne_ai.tournament and `tne tournament` / `tne replay`).
+"""Tournaments (tne_ai.matches.tournament and `tne tournament` / `tne replay`).
 
 Tiny budgets only: random, greedy and mcts:iterations=10 agents, one or two deals.  Expected
 outcomes come from the schedule's definition (every rotation of every table), from the rules
@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from cli import main
 from helpers import assert_user_error
-from tne_ai.formats import game_result, load_game_record
-from tne_ai.ratings import sprt_llr
-from tne_ai.tournament import (ScheduledGame, TournamentError, game_task, make_tables, play_game,
+from tne_ai.core.formats import game_result, load_game_record
+from tne_ai.matches.ratings import sprt_llr
+from tne_ai.matches.tournament import (ScheduledGame, TournamentError, game_task, make_tables, play_game,
                                replay, run_tournament, schedule)
 
 TRIO = {"r": "random", "g": "greedy", "m": "mcts:iterations=10"}

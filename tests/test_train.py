@@ -10,7 +10,7 @@ import pytest
 from tne_ai.search.evaluate import load_weights
 from tne_ai.search.features import N_FEATURES
 from tne_ai.search.priors import N_KINDS
-from tne_ai.train import fit_logit, fit_per_count, player_mask, report_lines
+from tne_ai.matches.train import fit_logit, fit_per_count, player_mask, report_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,7 +137,7 @@ def test_dataset_rows_of_absent_players_are_zero_whatever_came_before():
     """A 2-player game read after a 4-player one has nothing in seats 3 and 4: neither
     features nor results (the fit's gradient sums over every seat, masked or not)."""
     from tne_ai.position import Position
-    from tne_ai.train import dataset
+    from tne_ai.matches.train import dataset
     records = []
     for players, seed in ((4, 1), (2, 2)):
         pos = Position.new(players, seed=seed)
@@ -171,7 +171,7 @@ def test_visit_targets_are_each_kinds_share_of_the_root_visits():
     to a catastrophe there (on an empty square with nothing next to it): the targets are 6/8
     and 2/8 of those kinds.  The pass was not searched (None): its target is its kind."""
     from tne_ai.search import priors as P
-    from tne_ai.train import dataset
+    from tne_ai.matches.train import dataset
     data = dataset([_one_turn_record([[["tile red D6", 3], ["catastrophe D6", 2],
                                        ["tile green D6", 3]], None])])
     first = np.zeros(N_KINDS)
@@ -190,7 +190,7 @@ def test_visit_targets_are_each_kinds_share_of_the_root_visits():
     (["tile red D6", None], "not a list of [move, visits] pairs"),
 ])
 def test_bad_visit_entries_are_refused_naming_the_game(visits, fragment):
-    from tne_ai.train import TrainError, dataset
+    from tne_ai.matches.train import TrainError, dataset
     with pytest.raises(TrainError) as e:
         dataset([_one_turn_record(visits)])
     assert fragment in str(e.value) and "game record 1" in str(e.value)
@@ -199,7 +199,7 @@ def test_bad_visit_entries_are_refused_naming_the_game(visits, fragment):
 def test_prior_fitted_to_visit_shares_gets_their_odds_back():
     """Two kinds with one legal move each, visited 4 to 1 at every decision: the fitted
     weights differ by log 4 (P = e^w / sum e^w'), whatever kind was played."""
-    from tne_ai.train import fit_prior
+    from tne_ai.matches.train import fit_prior
     n = 50
     kinds = np.zeros((n, N_KINDS))
     kinds[:, 0] = kinds[:, 5] = 1
@@ -215,7 +215,7 @@ def test_selfplay_records_the_root_visits_of_every_searched_move(tmp_path):
     visited first, summing to the search's 30 iterations (no tree reuse, no exact endings:
     their counts are worlds, and such roots get None too), or None for a forced move."""
     from tne_ai.position import Position
-    from tne_ai.train import selfplay
+    from tne_ai.matches.train import selfplay
     record = selfplay("mcts:iterations=30,reuse=0,endings=0", 1, seed=2)[0]
     visits = record["meta"]["visits"]
     assert len(visits) == len(record["moves"])
@@ -240,7 +240,7 @@ def test_gate_accepts_weights_that_beat_the_generation_before(tmp_path):
     """A blind evaluation (every weight 0: each position even) against the shipped
     weights: the shipped ones pass the gate against it, with the SPRT's H1."""
     from tne_ai.search.evaluate import WEIGHTS_FILE, save_weights
-    from tne_ai.train import gate
+    from tne_ai.matches.train import gate
     blind = tmp_path / "blind.npz"
     save_weights(blind, np.zeros(3 * N_FEATURES), np.zeros(N_KINDS))
     accepted, match = gate(f"mcts:iterations=40,weights={blind}", WEIGHTS_FILE, 20, elo1=100,

@@ -84,7 +84,7 @@ def random_rows(seed, rows=12):
 
 def test_numba_forward_equals_jax_forward():
     import jax.numpy as jnp
-    from tne_ai.fit_value import jax_log_chances
+    from tne_ai.matches.fit_value import jax_log_chances
     arrays = random_net(3)
     x, players = random_rows(4)
     mask = np.arange(4)[None, :] < players[:, None]

@@ -5,7 +5,7 @@ import pytest
 
 from test_tactics import TRADER_SQUARES, TREASURE_TILES, midgame, scores
 from tne_ai.errors import TneError
-from tne_ai.notation import move_text
+from tne_ai.core.notation import move_text
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.features import F_TREASURES, N_FEATURES
 from tne_ai.search.session import Search
@@ -78,7 +78,7 @@ def test_a_bad_network_file_is_one_error_when_it_is_given_on_every_face(tmp_path
     """A truncated network file: the engine's setoption answers one error and keeps the
     option as it was; an agent spec and a review are refused before any move."""
     from engine_helpers import EngineProcess
-    from tne_ai.agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     from tne_ai.search.value import NET_FILE
     bad = tmp_path / "bad.npz"
     bad.write_bytes(open(NET_FILE, "rb").read()[:300])

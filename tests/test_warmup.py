@@ -1,11 +1,11 @@
-"""The first run's compile (tne_ai/warmup.py): bestmove compiles only the search's kernels,
+"""The first run's compile (tne_ai/search/warmup.py): bestmove compiles only the search's kernels,
 half of them typed in a helper process, and compiles each of those once."""
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tne_ai import warmup
+from tne_ai.search import warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 

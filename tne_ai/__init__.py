@@ -4,10 +4,14 @@
     p = Position.new(players=2, seed=1)
     p.push(make_agent("mcts:iterations=2000").choose(p))
 
-The search API is ``tne_ai.api`` (``from tne_ai.api import Limit, analyse, analysis, play``:
-``tne_ai.analyse`` and ``tne_ai.play`` name the modules of ``tne analyse`` and ``tne play``).
+The search API is ``tne_ai.api`` (``from tne_ai.api import Limit, analyse, analysis, play``).
+The package's folders are DESIGN's layers, each importing only those below it: ``core`` (the
+board, the state, the rules kernels, notation, formats, pictures), ``search``, ``protocol``,
+``agents``, ``interop`` (learning environments, OpenSpiel), ``matches`` (tournaments,
+ratings, training, review, the terminal game, bench), ``web`` and ``cli``; this module,
+``position``, ``api``, ``errors`` and ``limits`` are the public facade.
 """
-from .errors import IllegalMoveError, NotationError, PositionError, TneError
+from tne_ai.errors import IllegalMoveError, NotationError, PositionError, TneError
 
 __version__ = "0.1.0"
 __all__ = ["Position", "Move", "Agent", "make_agent", "run_tournament", "TneError", "NotationError",
@@ -15,10 +19,10 @@ __all__ = ["Position", "Move", "Agent", "make_agent", "run_tournament", "TneErro
            "Search", "SearchError", "SearchConfig", "SearchConfigError", "__version__"]
 
 # The names below load their modules (and numba) when first used, so that importing a light
-# module such as tne_ai.limits or tne_ai.tournament (a worker process starting up, a command
+# module such as tne_ai.limits or tne_ai.matches.tournament (a worker process starting up, a command
 # refusing its input) does not load the engine.
-_LAZY = {"Agent": "agents", "make_agent": "agents", "Move": "notation", "Position": "position",
-         "run_tournament": "tournament", "Analysis": "api", "Limit": "api", "LimitError": "api",
+_LAZY = {"Agent": "agents.base", "make_agent": "agents.builtin", "Move": "core.notation",
+         "Position": "position", "run_tournament": "matches.tournament", "Analysis": "api", "Limit": "api", "LimitError": "api",
          "PlayResult": "api", "SearchConfig": "search.config", "SearchConfigError": "search.config",
          "Search": "search.session", "SearchError": "search.session"}
 

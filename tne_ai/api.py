@@ -25,12 +25,12 @@ from typing import Iterator, List, Optional, Union
 
 import numpy as np
 
-from . import limits as L
-from .errors import TneError
-from .notation import move_text
-from .position import Position
-from .search.config import SearchConfig
-from .search.session import Search, SearchInfo
+from tne_ai import limits as L
+from tne_ai.errors import TneError
+from tne_ai.core.notation import move_text
+from tne_ai.position import Position
+from tne_ai.search.config import SearchConfig
+from tne_ai.search.session import Search, SearchInfo
 
 __all__ = ["Limit", "LimitError", "analyse", "analysis", "Analysis", "play", "PlayResult"]
 

@@ -5,11 +5,11 @@ The classes form one tree under TneError::
     TneError
       InputError          any bad input a user gave: a file, a JSON text, a number, an option
         PositionError     an inconsistent or malformed position or game record
-          JsonError       a text that is not acceptable JSON (tne_ai.io.json_reader)
+          JsonError       a text that is not acceptable JSON (tne_ai.core.io.json_reader)
         NotationError     a move text that does not parse
         IllegalMoveError  a well-formed move that is not legal in the position
 
-tne_ai.io.json_reader raises JsonError for a text it will not parse, so a caller that
+tne_ai.core.io.json_reader raises JsonError for a text it will not parse, so a caller that
 catches PositionError (as callers of the position loader always have) still catches it, and
 InputError for a file it cannot read or a number out of range; ``except InputError`` catches
 every one of them.

@@ -35,7 +35,7 @@ MAX_EVERY = 1000                # tne train --every (keep every k-th position)
 # MAX_PLIES plies scores below 306 + 12 x MAX_PLIES = 600,306 in any colour.
 MAX_SCORE = 1_000_000
 # Every JSON text the project accepts (position and record files, records-file lines,
-# protocol lines, HTTP bodies) goes through tne_ai.io.json_reader with these bounds.
+# protocol lines, HTTP bodies) goes through tne_ai.core.io.json_reader with these bounds.
 MAX_JSON_DEPTH = 32             # nesting of arrays and objects in one JSON text
 MAX_INT_DIGITS = 30             # digits of an integer literal (JSON or option text)
 MAX_NUMBER_CHARS = 40           # characters of a number literal with a fraction or exponent

@@ -1,18 +1,18 @@
 """Position: the Python facade over one state buffer (like python-chess's Board)."""
 import numpy as np
 
-from . import board as B
-from . import state as S
-from .board import COLOURS, COLOUR_LETTERS, TEMPLE_SQUARES, TILES_PER_COLOUR, mask_of
-from .engine.apply import apply_action, draw_tile
-from .engine.movegen import legal_moves as _legal_moves
-from .engine.rng import make_rng
-from .engine.scoring import final_values, ranking as _ranking
-from .errors import IllegalMoveError, NotationError, TneError
-from .formats import pack_bag
-from .limits import MAX_SEED, clip
-from .notation import Move, move_text, parse_move
-from .render import pending_text
+from tne_ai.core import board as B
+from tne_ai.core import state as S
+from tne_ai.core.board import COLOURS, COLOUR_LETTERS, TEMPLE_SQUARES, TILES_PER_COLOUR, mask_of
+from tne_ai.core.rules.apply import apply_action, draw_tile
+from tne_ai.core.rules.movegen import legal_moves as _legal_moves
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.core.rules.scoring import final_values, ranking as _ranking
+from tne_ai.errors import IllegalMoveError, NotationError, TneError
+from tne_ai.core.formats import pack_bag
+from tne_ai.limits import MAX_SEED, clip
+from tne_ai.core.notation import Move, move_text, parse_move
+from tne_ai.core.render import pending_text
 
 
 def start_state(players, bag, deal=True):
@@ -68,12 +68,12 @@ class Position:
 
     @classmethod
     def from_json(cls, data, seed=0):
-        from .formats import position_from_dict
+        from tne_ai.core.formats import position_from_dict
         st, known, bag_known = position_from_dict(data, seed=seed)
         return cls(st, known, bag_known, make_rng(seed))
 
     def to_json(self):
-        from .formats import position_to_dict
+        from tne_ai.core.formats import position_to_dict
         return position_to_dict(self.st, self.known_hands, self.bag_known)
 
     def copy(self):
@@ -200,7 +200,7 @@ class Position:
 
     @property
     def pending(self):
-        from .formats import pending_dict
+        from tne_ai.core.formats import pending_dict
         return pending_dict(self.st)
 
     def is_over(self):
@@ -235,7 +235,7 @@ class Position:
         return places[:self.players].tolist()
 
     def __str__(self):
-        from .render import ascii_board
+        from tne_ai.core.render import ascii_board
         return ascii_board(self.st)
 
     def __eq__(self, other):

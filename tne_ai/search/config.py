@@ -32,8 +32,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from .. import limits as L
-from ..errors import TneError
+from tne_ai import limits as L
+from tne_ai.errors import TneError
 
 # per evaluation: the exploration constant, widening, leaf settling, the commit margin, tree
 # reuse, no unopened winner and normalised UCB used unless given.  The basic evaluation's are
@@ -294,7 +294,7 @@ class SearchConfig:
                 own[k] = by_count[players]
         fill = {k: v for k, v in own.items() if getattr(self, k) is None}
         if self.leader is None:
-            from .evaluate import EVAL_DEFAULT, W_LEADER
+            from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER
             fill["leader"] = float(EVAL_DEFAULT[W_LEADER])
         return dataclasses.replace(self, **fill) if fill else self
 

@@ -16,10 +16,10 @@ and the bag (at most 153 tiles; the bag holds 160).
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..bits import U0, U1, count3, popcount
-from ..board import N_MONUMENTS, TILES_PER_COLOUR
-from ..engine.rng import below
+from tne_ai.core import state as S
+from tne_ai.core.bits import U0, U1, count3, popcount
+from tne_ai.core.board import N_MONUMENTS, TILES_PER_COLOUR
+from tne_ai.core.rules.rng import below
 
 LOW_BITS = np.uint64(0x5555555555555555)  # the low bit of every 2-bit tile
 

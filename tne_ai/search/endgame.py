@@ -61,18 +61,18 @@ import time
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..bits import U0, U1, dilate, flood, has, popcount
-from ..board import GREEN, NEIGHBOUR_MASK, SQUARES
-from ..engine.apply import apply_action, conflict_strengths, monument_pays, red_next_to, war_conflicts
-from ..engine.kingdoms import MAX_KINGDOMS, kingdom_of, label, leader_colours_in, occupied, region_of
-from ..engine.movegen import legal_moves
-from ..engine.rng import make_rng
-from ..engine.scoring import rewards
-from .determinize import determinize
-from .evaluate import evaluate_model, model_weights
-from .features import N_FEATURES
-from .priors import block_completers
+from tne_ai.core import state as S
+from tne_ai.core.bits import U0, U1, dilate, flood, has, popcount
+from tne_ai.core.board import GREEN, NEIGHBOUR_MASK, SQUARES
+from tne_ai.core.rules.apply import apply_action, conflict_strengths, monument_pays, red_next_to, war_conflicts
+from tne_ai.core.rules.kingdoms import MAX_KINGDOMS, kingdom_of, label, leader_colours_in, occupied, region_of
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.core.rules.scoring import rewards
+from tne_ai.search.determinize import determinize
+from tne_ai.search.evaluate import evaluate_model, model_weights
+from tne_ai.search.features import N_FEATURES
+from tne_ai.search.priors import block_completers
 
 MAX_PLY = 64          # plies of one turn searched at most (a deeper line is evaluated)
 HAND_LIMIT = 6        # hands are refilled up to 6 (SPEC section 3)
@@ -555,7 +555,7 @@ class EndingResult:
         raise KeyError(code)
 
     def to_dict(self):
-        from ..notation import move_text
+        from tne_ai.core.notation import move_text
         return {"moves": [{"move": move_text(a), "reward": r, "exact": e} for a, r, e in self.moves],
                 "worlds": self.worlds, "nodes": int(self.stats[ST_NODES]),
                 "lines": int(self.stats[ST_LINES]), "inexact_lines": int(self.stats[ST_INEXACT]),
@@ -573,8 +573,8 @@ def solve_ending(state, worlds=8, seed=0, weights=None, scratch=None, prune=True
     ``work`` (None: no limit) bounds the work of all the worlds together (decisions searched
     plus lines scored, ``ST_LIMIT``): the world that reaches it is given up, and the result
     is that of the worlds solved before it, or None when there were none."""
-    from ..errors import TneError
-    from ..limits import MAX_SEED, clip
+    from tne_ai.errors import TneError
+    from tne_ai.limits import MAX_SEED, clip
     st = getattr(state, "st", state)
     if not isinstance(st, np.ndarray) or st.shape != (S.STATE_SIZE,) or st.dtype != np.int64:
         raise TneError("solve_ending needs a Position or a state array")

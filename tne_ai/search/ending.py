@@ -40,12 +40,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .. import state as S
-from ..engine.rng import make_rng
-from .determinize import determinize
-from .endgame import (NO_LIMIT, ST_LIMIT, ST_LINES, ST_NODES, ST_SIZE, EndgameScratch, ending_applies,
+from tne_ai.core import state as S
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.search.determinize import determinize
+from tne_ai.search.endgame import (NO_LIMIT, ST_LIMIT, ST_LINES, ST_NODES, ST_SIZE, EndgameScratch, ending_applies,
                       exact_ending)
-from .evaluate import model_weights
+from tne_ai.search.evaluate import model_weights
 
 # The exchange rate (bench/README.md, "Exact endings"): a world's cost is close to
 # proportional to its work, the decisions searched plus the lines scored (ST_NODES +
@@ -147,7 +147,7 @@ class EndingSearch:
         once per move, seeded by the root's seed), within PV_WORK for the whole line."""
         if move in self.lines:
             return self.lines[move]
-        from .endgame import solve_ending
+        from tne_ai.search.endgame import solve_ending
         line, wins = [int(move)], [win]
         st = own_next(self.root, move)
         left = PV_WORK

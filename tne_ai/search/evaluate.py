@@ -13,7 +13,7 @@ The fitted evaluation (``evaluate_model``) takes one weight vector for every pla
 or one per count (``PER_COUNT_WEIGHTS``: the vectors of 2, 3 and 4 players one after
 another), and reads the vector of the game's count.  The features carry no count of their
 own: a feature equal for every player cancels in the softmax, so per-count weights are how
-a model can tell a 4-player position from a 2-player one.  ``tne_ai.train`` fits each
+a model can tell a 4-player position from a 2-player one.  ``tne_ai.matches.train`` fits each
 count's vector as the pooled fit plus a deviation fitted on that count's positions under an
 L2 penalty.  Measured (``bench/eval_fit.py``, bench/README.md "Per-count fits"): on
 held-out self-play games the per-count fit lowers the log-loss from 0.832 to 0.815 with 3
@@ -29,12 +29,12 @@ import os
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..engine.apply import apply_action
-from ..engine.movegen import legal_moves
-from ..engine.scoring import rewards, sorted_totals
-from .features import FEATURE_NAMES, N_FEATURES, features
-from .priors import KIND_NAMES, N_KINDS, commit_context
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.scoring import rewards, sorted_totals
+from tne_ai.search.features import FEATURE_NAMES, N_FEATURES, features
+from tne_ai.search.priors import KIND_NAMES, N_KINDS, commit_context
 
 # weights of the sorted colour totals (lowest first), value of a leader on the board, and the
 # logistic scale of a value difference
@@ -118,7 +118,7 @@ PER_COUNT_WEIGHTS = N_COUNTS * N_FEATURES
 def evaluate_model(st, weights, kmask, feats, out):
     """Win chance of every player into out: exact for a finished game, else the fitted model:
     value v_p = weights . features_p, win chances softmax(v) (a conditional logit, fitted by
-    ``tne_ai.train``).  Per-count weights (``PER_COUNT_WEIGHTS`` long) use the vector of the
+    ``tne_ai.matches.train``).  Per-count weights (``PER_COUNT_WEIGHTS`` long) use the vector of the
     game's player count."""
     n = st[S.PLAYERS]
     if st[S.PHASE] == S.PH_OVER:
@@ -174,8 +174,8 @@ def load_weights(path):
     the versions before per-count fits) or the vectors of 2, 3 and 4 players one after
     another; either is returned as stored and ``evaluate_model`` reads both."""
     import zipfile
-    from ..errors import TneError
-    from ..limits import MAX_INPUT_BYTES, clip
+    from tne_ai.errors import TneError
+    from tne_ai.limits import MAX_INPUT_BYTES, clip
     try:
         if os.path.isdir(path):
             raise OSError(0, "a directory")

@@ -41,12 +41,12 @@ and the stage is 0 at the start of every game.
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..board import GREEN, NO_SQUARE, N_MONUMENTS, RED
-from ..bits import count3, has
-from ..engine.apply import MON_A, MON_B, red_next_to
-from ..engine.kingdoms import kingdom_of, label
-from ..engine.scoring import final_values
+from tne_ai.core import state as S
+from tne_ai.core.board import GREEN, NO_SQUARE, N_MONUMENTS, RED
+from tne_ai.core.bits import count3, has
+from tne_ai.core.rules.apply import MON_A, MON_B, red_next_to
+from tne_ai.core.rules.kingdoms import kingdom_of, label
+from tne_ai.core.rules.scoring import final_values
 
 F_SORTED = 0
 F_TREASURES = 4

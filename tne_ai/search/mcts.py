@@ -16,18 +16,18 @@ import math
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..board import SQUARES
-from ..engine.apply import apply_action
-from ..engine.movegen import legal_moves
-from ..engine.playout import random_game
-from ..engine.rng import below, make_rng
-from .config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
-from .determinize import determinize
-from .evaluate import evaluate, evaluate_model, settle
-from .priors import commit_context, defender_hidden, pick_commit, pick_untried
-from .value import evaluate_net
-from .tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
+from tne_ai.core import state as S
+from tne_ai.core.board import SQUARES
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.playout import random_game
+from tne_ai.core.rules.rng import below, make_rng
+from tne_ai.search.config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
+from tne_ai.search.determinize import determinize
+from tne_ai.search.evaluate import evaluate, evaluate_model, settle
+from tne_ai.search.priors import commit_context, defender_hidden, pick_commit, pick_untried
+from tne_ai.search.value import evaluate_net
+from tne_ai.search.tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
 FULL_ROLLOUT = 1 << 30
 SWAP_COUNTS = S.SWAP_COUNTS

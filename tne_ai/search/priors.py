@@ -2,7 +2,7 @@
 first.
 
 Every legal move falls in exactly one kind below.  A kind's score is a weight (``PRIOR_DEFAULT``,
-or fitted by ``tne_ai.train`` from the moves a searching player chose); a node opens next an
+or fitted by ``tne_ai.matches.train`` from the moves a searching player chose); a node opens next an
 untried move of the kind with the best weight less log(1 + its children of that kind already
 open), at random within the kind.  The kinds of tiles,
 leaders and catastrophes are bitboards made once per opening from one labelling of the board
@@ -39,14 +39,14 @@ import math
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..bits import NOT_COL_A, NOT_COL_P, U0, U1, dilate, down_by, has, lowest_bit, up_by
-from ..board import ALL, BLACK, NO_SQUARE, N_MONUMENTS, SQUARES
-from ..engine.apply import MON_A, MON_B, conflict_strengths
-from ..engine.kingdoms import label, occupied
-from ..engine.movegen import empty_squares, touch_counts
-from ..engine.rng import below
-from .determinize import unseen_of
+from tne_ai.core import state as S
+from tne_ai.core.bits import NOT_COL_A, NOT_COL_P, U0, U1, dilate, down_by, has, lowest_bit, up_by
+from tne_ai.core.board import ALL, BLACK, NO_SQUARE, N_MONUMENTS, SQUARES
+from tne_ai.core.rules.apply import MON_A, MON_B, conflict_strengths
+from tne_ai.core.rules.kingdoms import label, occupied
+from tne_ai.core.rules.movegen import empty_squares, touch_counts
+from tne_ai.core.rules.rng import below
+from tne_ai.search.determinize import unseen_of
 
 K_TILE_MONUMENT = 0
 K_TILE_MINE_LOW = 1

@@ -26,19 +26,19 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from .. import state as S
-from ..engine.apply import apply_action
-from ..engine.movegen import legal_moves
-from ..engine.rng import make_rng
-from ..errors import TneError
-from . import ending
-from .config import SearchConfig, canonical
-from .evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from .value import net_of_file, value_scratch
-from .mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SIZE,
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import apply_action
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.core.rules.rng import make_rng
+from tne_ai.errors import TneError
+from tne_ai.search import ending
+from tne_ai.search.config import SearchConfig, canonical
+from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
+from tne_ai.search.value import net_of_file, value_scratch
+from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SIZE,
                    CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes, reusable_node, run_iterations,
                    smallest_commit, thread_seed)
-from .tree import Scratch, Tree, copy_subtree
+from tne_ai.search.tree import Scratch, Tree, copy_subtree
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
 # most; a time budget is sized at 200,000 iterations a second (above what one thread
@@ -491,7 +491,7 @@ def _ingredients(cfg, weights, prior_w):
     """(fitted evaluation weights or None, prior weights or None) for the config: arrays
     given win over the config's weights file, which wins over the shipped weights."""
     if weights is None and prior_w is None and cfg.weights is not None:
-        from .evaluate import load_weights
+        from tne_ai.search.evaluate import load_weights
         weights, prior_w = load_weights(cfg.weights)
     model_w = None if cfg.evaluation != "model" else \
         (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
@@ -519,7 +519,7 @@ class SearchResult:
         self.session = None               # the Search that made it (search/session.py)
 
     def to_dict(self):
-        from ..notation import move_text
+        from tne_ai.core.notation import move_text
         return {"move": move_text(self.move), "iterations": self.iterations,
                 "seconds": round(self.seconds, 4), "nodes": self.nodes,
                 "alternatives": [{"move": move_text(a), "visits": v, "mean": round(m, 4)}
@@ -572,7 +572,7 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
                     widen=widen, widen_exp=widen_exp, settle_leaves=settle_leaves,
                     commit_margin=commit_margin, weights=weights_path)
     if weights is None and prior_w is None and cfg.weights is not None:
-        from .evaluate import load_weights
+        from tne_ai.search.evaluate import load_weights
         weights, prior_w = load_weights(cfg.weights)
     return _search(st, cfg.resolved(int(_state_of(st)[S.PLAYERS])), weights, prior_w, reuse, on_start)
 

@@ -12,10 +12,10 @@ import math
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..engine.kingdoms import MAX_KINGDOMS
-from .features import N_FEATURES
-from .priors import N_KINDS, N_MASKS
+from tne_ai.core import state as S
+from tne_ai.core.rules.kingdoms import MAX_KINGDOMS
+from tne_ai.search.features import N_FEATURES
+from tne_ai.search.priors import N_KINDS, N_MASKS
 
 MAX_DEPTH = 1024
 

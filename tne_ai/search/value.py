@@ -14,7 +14,7 @@ row f_p (``search.features``, N_FEATURES numbers) it computes
 The linear term is the fitted linear evaluation's form (``evaluate_model``): the trainer
 starts it from that fit, so the hidden layers learn what the linear model misses.  A finished
 game scores its final ranking instead.  Inference is this module's numba kernels alone,
-float32 with preallocated scratch (``value_scratch``); training is ``tne_ai.fit_value``.
+float32 with preallocated scratch (``value_scratch``); training is ``tne_ai.matches.fit_value``.
 
 A weights file (``save_net`` / ``load_net``, ``.npz``) holds the arrays above with the feature
 names they were fitted on, its format name and the SHA-256 of its arrays; loading checks the
@@ -27,10 +27,10 @@ import os
 import numpy as np
 from numba import njit
 
-from .. import state as S
-from ..engine.scoring import rewards
-from .evaluate import softmax_seats
-from .features import FEATURE_NAMES, N_FEATURES, features
+from tne_ai.core import state as S
+from tne_ai.core.rules.scoring import rewards
+from tne_ai.search.evaluate import softmax_seats
+from tne_ai.search.features import FEATURE_NAMES, N_FEATURES, features
 
 NET_FORMAT = "tne-value/1"
 # the arrays of a weights file, in the order of the tuple the kernels take and of the digest
@@ -175,8 +175,8 @@ def load_net(path):
     the feature names of this version, every array present, numeric and finite, shapes that
     fit each other, sigma positive, and the recorded digest equal to the arrays'."""
     import zipfile
-    from ..errors import TneError
-    from ..limits import MAX_INPUT_BYTES, clip
+    from tne_ai.errors import TneError
+    from tne_ai.limits import MAX_INPUT_BYTES, clip
 
     def bad(why):
         return TneError(f"{path}: not a value network weights file ({why})")

@@ -25,7 +25,7 @@ Seat keys: a request for seat k (its view, move, undo, hint, position) carries k
 the ``X-Tne-Key`` header or the ``key`` query parameter, else it is refused with 403.  The
 page's link of a seat is ``/#game=ID&seat=K&key=KEY`` (games.Game.link).
 
-Every body is read by tne_ai.io.json_reader (at most MAX_BODY bytes, strict UTF-8, bounded
+Every body is read by tne_ai.core.io.json_reader (at most MAX_BODY bytes, strict UTF-8, bounded
 nesting and numbers) and every number by its parse_int; the outermost layer (``_Guard``)
 answers whatever still escapes with a one-line JSON 500 and logs one line, never a traceback.
 """
@@ -46,13 +46,13 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import limits as L
-from ..errors import TneError
-from ..io.json_reader import parse_int, read_json
-from ..notation import move_text
-from ..position import Position
-from . import views
-from .games import (HINT_ITERATIONS, HUMAN, LEVELS, Analysis, GameStore, RequestError, hint,
+from tne_ai import limits as L
+from tne_ai.errors import TneError
+from tne_ai.core.io.json_reader import parse_int, read_json
+from tne_ai.core.notation import move_text
+from tne_ai.position import Position
+from tne_ai.web import views
+from tne_ai.web.games import (HINT_ITERATIONS, HUMAN, LEVELS, Analysis, GameStore, RequestError, hint,
                     legal_codes, prepare_games_dir)
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -436,7 +436,7 @@ def serve(host="127.0.0.1", port=8000, ai="mcts:iterations=2000", games_dir="tne
     TneError before the server starts, the games directory checked last (so a host or a
     port that fails leaves nothing behind)."""
     import uvicorn
-    from ..agents import make_agent
+    from tne_ai.agents.builtin import make_agent
     make_agent(ai)  # a bad --ai is reported before the server starts
     sock = listening_socket(host, port)
     try:

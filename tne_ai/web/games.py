@@ -30,17 +30,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .. import limits as L
-from .. import state as S
-from ..agents import make_agent, parse_spec
-from ..engine.movegen import legal_moves
-from ..errors import IllegalMoveError, PositionError, TneError
-from ..formats import GAME_FORMAT, game_record, load_game_record
-from ..notation import move_text, parse_move
-from ..position import Position
-from ..search.config import SearchConfig, SearchConfigError
-from ..search.session import Search
-from . import views
+from tne_ai import limits as L
+from tne_ai.core import state as S
+from tne_ai.agents.builtin import make_agent, parse_spec
+from tne_ai.core.rules.movegen import legal_moves
+from tne_ai.errors import IllegalMoveError, PositionError, TneError
+from tne_ai.core.formats import GAME_FORMAT, game_record, load_game_record
+from tne_ai.core.notation import move_text, parse_move
+from tne_ai.position import Position
+from tne_ai.search.config import SearchConfig, SearchConfigError
+from tne_ai.search.session import Search
+from tne_ai.web import views
 
 SAVE_FORMAT = "tne-web-game/2"
 OLD_SAVE_FORMAT = "tne-web-game/1"   # no seat keys: loaded as hot-seat games with new keys
@@ -447,7 +447,7 @@ class GameStore:
                     self.removed_tmp.append(name)
 
     def _load_all(self):
-        from ..io.json_reader import read_json
+        from tne_ai.core.io.json_reader import read_json
         for name in sorted(os.listdir(self.directory)):
             if not name.endswith(".json") or not ID_PATTERN.match(name[:-5]):
                 continue

@@ -7,13 +7,13 @@ the legal moves only when the seat is to act, and the public conflict strengths.
 never receives anything else about the hidden tiles, the way ``determinize`` gives the search
 only the searcher's information set (DESIGN.md).
 """
-from .. import board as B
-from .. import render as R
-from .. import state as S
-from ..engine.apply import conflict_strengths
-from ..formats import position_to_dict
-from ..noise import standard_error, within_noise
-from ..notation import move_text
+from tne_ai.core import board as B
+from tne_ai.core import render as R
+from tne_ai.core import state as S
+from tne_ai.core.rules.apply import conflict_strengths
+from tne_ai.core.formats import position_to_dict
+from tne_ai.search.noise import standard_error, within_noise
+from tne_ai.core.notation import move_text
 
 
 def bag_size(st):

@@ -141,7 +141,7 @@ function boardMarks(top, M) {
 }
 
 // The top moves in words: rank, move, visits (share), win chance with its standard error, and
-// which are within noise of the best (tne_ai/noise.py: two standard errors of the difference).
+// which are within noise of the best (tne_ai/search/noise.py: two standard errors of the difference).
 function movesHtml(top) {
   if (!top || !top.length) return "";
   const rows = top.map((m, i) => `<li class="${i === 0 ? "best" : "alternative"}${m.within_noise && i ? " tied" : ""}" data-rank="${i + 1}">` +

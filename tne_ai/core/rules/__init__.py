@@ -1,0 +1,1 @@
+"""numba kernels on the flat state buffer of tne_ai.core.state; no Python objects inside."""

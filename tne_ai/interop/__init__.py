@@ -1,0 +1,1 @@
+"""Other libraries' game interfaces: the learning environments (env/) and OpenSpiel."""
