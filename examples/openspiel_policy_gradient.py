@@ -31,9 +31,9 @@ from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import random_agent  # noqa: E402
 from open_spiel.python.jax import policy_gradient  # noqa: E402
 
-import tne_ai.openspiel as O  # noqa: E402
-from tne_ai.ratings import wilson  # noqa: E402
-from tne_ai import state as S  # noqa: E402
+import tne_ai.interop.openspiel as O  # noqa: E402
+from tne_ai.matches.ratings import wilson  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
 
 
 def arrays(time_step):

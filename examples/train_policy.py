@@ -1,4 +1,4 @@
-"""Train a policy on the batched environment (tne_ai.env.VecEnv) with numpy only, then play
+"""Train a policy on the batched environment (tne_ai.interop.env.VecEnv) with numpy only, then play
 it against uniformly random moves.
 
 The policy is a softmax over the legal actions (the mask) of a linear score
@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tne_ai import state as S  # noqa: E402
-from tne_ai.board import NEIGHBOURS, SQUARES  # noqa: E402
-from tne_ai.env import VecEnv  # noqa: E402
-from tne_ai.env import encode as E  # noqa: E402
+from tne_ai.core import state as S  # noqa: E402
+from tne_ai.core.board import NEIGHBOURS, SQUARES  # noqa: E402
+from tne_ai.interop.env import VecEnv  # noqa: E402
+from tne_ai.interop.env import encode as E  # noqa: E402
 
 KIND_STARTS = np.array([S.A_TILE, S.A_LEADER, S.A_WITHDRAW, S.A_CATASTROPHE, S.A_SWAP, S.A_PASS,
                         S.A_COMMIT, S.A_WAR, S.A_MONUMENT, S.A_DECLINE, S.A_TREASURE])
