@@ -1,9 +1,9 @@
-"""Like bench/kernel_compare.py, in CPU seconds (less swayed by other load than wall-clock time):
-the cold compile of the engine, then of the baseline and the default search on top (a child
-process with an empty numba cache, timing itself with time.process_time), and the search's
-iterations per CPU second (1 thread, median of 3).  Run it alternately in two source trees:
+"""Like bench/experiments/kernel_compare.py, in CPU seconds (less swayed by other load than
+wall-clock time): the cold compile of the engine, then of the baseline and the default search
+on top (a child process with an empty numba cache, timing itself with time.process_time), and
+the search's iterations per CPU second (1 thread, median of 3).  Run it alternately in two source trees:
 
-    PYTHONPATH=/path/to/tree python bench/kernel_compare_cpu.py
+    PYTHONPATH=/path/to/tree python bench/experiments/kernel_compare_cpu.py
 
 The child also reports, for the two search stages, the CPU seconds of each compile unit
 (a numba dispatcher compiled for one signature, its nested compiles excluded, from

@@ -7,7 +7,7 @@ in a revolt, SPEC section 4).  Prints, per kind, the decisions counted, the mean
 and its standard error.  The kind prior opens the moves of one kind at random; a strong
 correlation is what a policy over the moves of a kind would learn.
 
-    python3 bench/within_kind.py --games 60
+    python3 bench/experiments/within_kind.py --games 60
 """
 import argparse
 import collections
@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 sys.path.insert(0, os.path.dirname(HERE))
 
 from tne_ai.core import state as S  # noqa: E402

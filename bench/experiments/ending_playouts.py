@@ -11,7 +11,7 @@ endings hold one seat, the mover's, then the next).  Printed per start: the endi
 each seating (1 a sole first place, a share of it, 0 otherwise); then the mean over the
 pairs, its 95% interval (per-pair standard error) and the Elo.
 
-    python3 bench/ending_playouts.py --records games.jsonl --iterations 2000 --part 0/2
+    python3 bench/experiments/ending_playouts.py --records games.jsonl --iterations 2000 --part 0/2
 """
 import argparse
 import json
@@ -20,7 +20,7 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tne_ai.agents.builtin import make_agent  # noqa: E402
 from tne_ai.search.endgame import ending_applies  # noqa: E402

@@ -14,7 +14,8 @@ a long MCTS alone (``endings=0``): each move's mean over its visits in that sear
 visited fewer than 20 times are left out), on the positions where the two choices differ;
 a reference that leans the other way.
 
-    python3 bench/ending_decisions.py --records games.jsonl --iterations 2000 --worlds 16
+    python3 bench/experiments/ending_decisions.py --records games.jsonl --iterations 2000 \
+        --worlds 16
 """
 import argparse
 import json
@@ -23,7 +24,7 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tne_ai.core import state as S  # noqa: E402
 from tne_ai.core.notation import move_text  # noqa: E402

@@ -1,12 +1,12 @@
 """Paired, interleaved move-generation and labelling rates of two or more source trees of
-tne_ai in ONE process, as bench/kernel_pair.py does for the search:
+tne_ai in ONE process, as bench/experiments/kernel_pair.py does for the search:
 
-    python bench/movegen_pair.py /path/to/old/tree /path/to/new/tree [--rounds 9]
+    python bench/experiments/movegen_pair.py /path/to/old/tree /path/to/new/tree [--rounds 9]
 
 Each tree's package is copied under a name of its own with an empty numba cache; then, for
 each round (nine by default) in a shuffled order, each tree lists every legal move of the 300 positions of
 `tne bench` at ply 0, 100 and 180 (ten times) and labels the kingdoms of the ply-100 ones
-(twenty times).  Prints what bench/kernel_pair.py prints (``report``).
+(twenty times).  Prints what bench/experiments/kernel_pair.py prints (``report``).
 """
 
 import argparse

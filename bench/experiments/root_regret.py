@@ -13,7 +13,7 @@ position at each budget with a few seeds, and the table reports per spec and bud
 (Until 6e0d708 it also ranked the reference's best move in the one-ply order of the
 ``order=eval`` option, dropped since: bench/README.md, "Tried and dropped".)
 
-    python3 bench/root_regret.py --ref 1000000 --budgets 5000,20000,40000 mcts:
+    python3 bench/experiments/root_regret.py --ref 1000000 --budgets 5000,20000,40000 mcts:
 """
 import argparse
 import os
@@ -21,6 +21,8 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+# bench/, for root_spread
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from root_spread import positions  # noqa: E402

@@ -1,7 +1,7 @@
 """Paired, interleaved iterations a CPU second of the search in two or more source trees of
 tne_ai, in ONE process, so that the machine's swings fall on every tree alike:
 
-    python bench/kernel_pair.py /path/to/old/tree /path/to/new/tree [--rounds 15]
+    python bench/experiments/kernel_pair.py /path/to/old/tree /path/to/new/tree [--rounds 15]
 
 Each tree's ``tne_ai`` package is copied into a temporary directory under a name of its own
 (``tne_t0``, ``tne_t1``, ...; the package imports itself only relatively, so the copies do not

@@ -1,7 +1,7 @@
 """Like-for-like figures of the engine kernels, for comparing two source trees of tne_ai
 (for instance a commit before and after a kernel change), run alternately in one sitting:
 
-    PYTHONPATH=/path/to/tree python bench/kernel_compare.py
+    PYTHONPATH=/path/to/tree python bench/experiments/kernel_compare.py
 
 Prints one JSON line: random 2-player games a second, ISMCTS iterations a second of the
 frozen baseline search from the start and mid-game (1 thread; in trees older than the

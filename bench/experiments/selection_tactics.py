@@ -1,7 +1,8 @@
 """The end-game tactics of tests/data/tactics_endgame/ against the selection options: for
 each search spec, how many of three seeds pick a hand-worked winning move at a budget.
 
-    python3 bench/selection_tactics.py --iterations 2000 mcts:endings=0 mcts:endings=0,open_losing=0
+    python3 bench/experiments/selection_tactics.py --iterations 2000 mcts:endings=0 \
+        mcts:endings=0,open_losing=0
 
 Each search is ``Search(position, SearchConfig.from_spec(spec).replace(seed=s)).run(iterations)``
 for s = 1, 2, 3 (the same seeds as bench/README.md's table of the exact endings)."""
@@ -11,14 +12,14 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tne_ai.core.notation import move_text  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.search.config import SearchConfig  # noqa: E402
 from tne_ai.search.session import Search  # noqa: E402
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def main():

@@ -1,9 +1,10 @@
 """Lines of LLVM IR each numba compile unit hands to the final-module optimiser (its own code
-and every callee linked into it), summed per stage of bench/kernel_compare_cpu.py's sequence
-(engine kernels, then the baseline search, then the default search), in a child with an
-empty numba cache.  Deterministic, unlike compile seconds.  Run it in any source tree:
+and every callee linked into it), summed per stage of
+bench/experiments/kernel_compare_cpu.py's sequence (engine kernels, then the baseline search,
+then the default search), in a child with an empty numba cache.  Deterministic, unlike compile
+seconds.  Run it in any source tree:
 
-    cd /tmp && PYTHONPATH=/path/to/tree python3 /path/to/bench/compile_ir_lines.py
+    cd /tmp && PYTHONPATH=/path/to/tree python3 /path/to/bench/experiments/compile_ir_lines.py
 """
 import os
 import subprocess
