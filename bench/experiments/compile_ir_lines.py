@@ -21,7 +21,10 @@ def counted(self):
     lines[(stage[0], self.name)] += str(self._final_module).count("\n")
     return optimise(self)
 codegen.CPUCodeLibrary._optimize_final_module = counted
-from tne_ai.matches import bench as B
+try:                       # tne_ai.matches.bench now, tne_ai.bench at older commits
+    from tne_ai.matches import bench as B
+except ImportError:
+    from tne_ai import bench as B
 try:                       # search() is in session.py now, in mcts.py at older commits
     from tne_ai.search.session import search
 except ImportError:

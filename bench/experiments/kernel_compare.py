@@ -19,7 +19,10 @@ import tempfile
 COMPILE = """
 import time
 t = time.perf_counter()
-from tne_ai.matches import bench as B
+try:                       # tne_ai.matches.bench now, tne_ai.bench at older commits
+    from tne_ai.matches import bench as B
+except ImportError:
+    from tne_ai import bench as B
 opts = dict(B.BASELINE) if hasattr(B, "BASELINE") else {}
 B.measure_games(2, games=4, repeats=1)
 pos = B.positions_at(2, 100, 20)
@@ -42,7 +45,10 @@ def main():
         out = subprocess.run([sys.executable, "-c", COMPILE], env=dict(os.environ, NUMBA_CACHE_DIR=cache),
                              capture_output=True, text=True, check=True)
     engine_s, total_s, default_s = map(float, out.stdout.split()[-3:])
-    from tne_ai.matches import bench as B
+    try:                       # tne_ai.matches.bench now, tne_ai.bench at older commits
+        from tne_ai.matches import bench as B
+    except ImportError:
+        from tne_ai import bench as B
     opts = dict(B.BASELINE) if hasattr(B, "BASELINE") else {}
     games = B.measure_games(2, games=2000, repeats=5)["games_per_s"]["median"]
     mid = B.positions_at(2, 100, 5)[0]

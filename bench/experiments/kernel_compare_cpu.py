@@ -32,7 +32,10 @@ class Units(ev.Listener):
         if stack:
             stack[-1][1] += dt
 ev.register("numba:compile", Units())
-from tne_ai.matches import bench as B
+try:                       # tne_ai.matches.bench now, tne_ai.bench at older commits
+    from tne_ai.matches import bench as B
+except ImportError:
+    from tne_ai import bench as B
 from tne_ai.position import Position
 try:                       # search() is in session.py now, in mcts.py at older commits
     from tne_ai.search.session import search
@@ -68,7 +71,10 @@ with tempfile.TemporaryDirectory() as cache:
                          check=True)
 e, b, d = map(float, out.stdout.split()[-3:])
 units = json.loads(out.stdout.strip().splitlines()[-2])
-from tne_ai.matches import bench as B
+try:                       # tne_ai.matches.bench now, tne_ai.bench at older commits
+    from tne_ai.matches import bench as B
+except ImportError:
+    from tne_ai import bench as B
 try:                       # search() is in session.py now, in mcts.py at older commits
     from tne_ai.search.session import search
 except ImportError:
