@@ -12,6 +12,13 @@ from tne_ai.matches.tournament import read_records, standings  # noqa: E402
 
 
 def main():
+    usage = "usage: python bench/rerate.py RECORDS.jsonl NAME [NAME ...]"
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(usage)
+        return
+    if len(sys.argv) < 3:
+        print(usage, file=sys.stderr)
+        sys.exit(2)
     path, names = sys.argv[1], sys.argv[2:]
     records = [record for _, record in read_records(path)]
     specs = {a["name"]: a["spec"] for rec in records for a in rec["meta"]["agents"]}
