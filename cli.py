@@ -443,7 +443,7 @@ def bestmove(position, seconds, iterations, threads, seed, as_json, svg_file):
     if ending_of(s) is not None and kernel_cache_is_cold("solver"):
         _compile_kernels("solver")     # the game can end this turn: the exact endings run
     info = s.run(iterations, seconds)
-    from tne_ai.matches.review import bestmove_json, bestmove_lines, chosen_by
+    from tne_ai.search.report import bestmove_json, bestmove_lines, chosen_by
     rule = chosen_by(info, s.config, p.st)
     if svg_file is not None:
         from tne_ai.core.render import svg, visit_shares

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tne_ai.matches.review import bestmove_json, bestmove_lines, chosen_by
+from tne_ai.search.report import bestmove_json, bestmove_lines, chosen_by
 from tne_ai.core.notation import parse_move
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig

@@ -866,6 +866,17 @@ def position_to_dict(st, known_hands, bag_known):
     return d
 
 
+def position_file_text(d):
+    """The text of a position file for the tne-position/1 object ``d`` (`tne new`, `tne
+    apply`, `tne replay --json`): one top-level key a line, one list item (a board row, a
+    hand...) a line, the object's own key order; no final newline."""
+    def value(v):
+        if isinstance(v, list) and v:
+            return "[\n" + ",\n".join("    " + json.dumps(x) for x in v) + "\n  ]"
+        return json.dumps(v)
+    return "{\n" + ",\n".join(f"  {json.dumps(k)}: {value(v)}" for k, v in d.items()) + "\n}"
+
+
 # --- game records -----------------------------------------------------------------------------
 
 def game_result(scores):

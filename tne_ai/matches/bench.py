@@ -22,12 +22,14 @@ import time
 import numpy as np
 from numba import njit
 
+from tne_ai import limits as L
 from tne_ai.core import state as S
 from tne_ai.core.board import NO_SQUARE
 from tne_ai.core.rules.kingdoms import MAX_KINGDOMS, label
 from tne_ai.core.rules.movegen import legal_moves
 from tne_ai.core.rules.playout import random_game, random_games, shuffled_start
 from tne_ai.core.rules.rng import make_rng
+from tne_ai.errors import TneError
 from tne_ai.position import start_state
 from tne_ai.search.mcts import NODE_BYTES
 from tne_ai.search.session import search
@@ -327,6 +329,25 @@ def run_all(quick=False, tiny=False, progress=None, env=True):
         figures["compile_cold_s"] = {"median": t, "min": t, "max": t, "unit": "s"}
         figures["compile_cold_env_extra_s"] = {"median": extra, "min": extra, "max": extra, "unit": "s"}
     return {"machine": machine(), "quick": bool(quick), "figures": figures}
+
+
+class BenchError(TneError):
+    """A saved run that `tne bench --compare` cannot read."""
+
+
+def check_saved(data, what):
+    """``data`` (a JSON value read from a file) if it is a run saved by `tne bench --save`:
+    ``figures`` an object of {"median": number} objects; BenchError starting with ``what``
+    otherwise."""
+    figures = data.get("figures") if isinstance(data, dict) else None
+    if not isinstance(figures, dict):
+        raise BenchError(f"{what}: not a saved tne bench run (no 'figures' object)")
+    for name, f in figures.items():
+        median = f.get("median") if isinstance(f, dict) else None
+        if isinstance(median, bool) or not isinstance(median, (int, float)):
+            raise BenchError(f"{what}: figures.{L.clip(name, 40)}: expected an object with a "
+                             f"number 'median'")
+    return data
 
 
 def format_table(result, compare=None):

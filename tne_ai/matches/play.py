@@ -481,3 +481,52 @@ def play(players=2, ai="mcts:time=1", seat=0, seed=0, read=input, write=print, o
         save(record)
         write(f"game record written to {out}")
     return record
+
+
+# --- reading the person's lines (`tne play`) ---------------------------------------------------
+
+class PipeLines:
+    """``input()`` for a stdin that is a pipe or a file: reads the file descriptor itself
+    with short select() timeouts, so that the main thread runs Python often and a Ctrl-C
+    (SIGINT), whichever thread the kernel hands it to, stops the read at once.  The prompt
+    goes to stdout; a line longer than limits.MAX_COMMAND_BYTES ends the input, with a note
+    on stderr."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buffer = b""
+        self.ended = False
+
+    def __call__(self, prompt=""):
+        import select
+        import sys
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while b"\n" not in self.buffer and not self.ended:
+            if len(self.buffer) > MAX_COMMAND_BYTES:   # an endless line (/dev/zero)
+                self.buffer, self.ended = b"", True
+                sys.stderr.write(f"tne: note: stdin: a line longer than {MAX_COMMAND_BYTES} "
+                                 f"bytes; the input ends there\n")
+                sys.stderr.flush()
+                break
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.fd, 65536)
+                self.buffer += chunk
+                self.ended = not chunk
+        if not self.buffer:
+            raise EOFError
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def line_reader():
+    """The ``read`` of ``play`` for this process's stdin: ``input`` on a terminal (line
+    editing) or a stdin without a file descriptor (an in-memory one, as click's CliRunner
+    gives), else a PipeLines on it."""
+    import sys
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return input
+    return input if os.isatty(fd) else PipeLines(fd)

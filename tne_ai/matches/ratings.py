@@ -50,7 +50,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tne_ai.errors import TneError
+from tne_ai import limits as L
+from tne_ai.errors import InputError, TneError
 
 Z95 = 1.959963984540054
 ELO_PER_NAT = 400.0 / math.log(10.0)
@@ -338,6 +339,26 @@ def plackett_luce(names, outcomes):
 
 
 # --- SPRT ---------------------------------------------------------------------------------
+
+class SprtError(InputError):
+    """An SPRT's Elo pair that cannot be read."""
+
+
+def parse_sprt(text, what="sprt"):
+    """The Elo pair ``(elo0, elo1)`` of the text ``ELO0,ELO1`` (`tne tournament --sprt 0,5`):
+    two ASCII decimals, each within -+limits.MAX_SPRT_ELO.  SprtError naming ``what``
+    otherwise.  (Whether elo0 < elo1, and whether the match has two agents, run_tournament
+    checks.)"""
+    from tne_ai.core.io import parse_float
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise SprtError(f"{what} '{L.clip(text, 60)}': expected two Elo values ELO0,ELO1, "
+                        f"e.g. 0,5")
+    try:
+        return tuple(parse_float(x, what, -L.MAX_SPRT_ELO, L.MAX_SPRT_ELO) for x in parts)
+    except InputError as e:
+        raise SprtError(str(e)) from None
+
 
 def sprt_bounds(alpha=0.05, beta=0.05):
     """(lower, upper) LLR bounds: accept H0 at or below lower, H1 at or above upper."""

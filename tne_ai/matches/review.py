@@ -2,7 +2,7 @@
 
 The best move of one position, with its plan to the end of the turn, is one ``Search``
 (``tne bestmove``, ``tne engine``, ``tne_ai.api.analyse``): its ``result()`` reads the
-principal variation from the tree.
+principal variation from the tree; tne_ai/search/report.py words it.
 
 Win chance
 ----------
@@ -47,106 +47,6 @@ def forced(st):
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
     n = legal_moves(st, moves)
     return int(moves[0]) if n == 1 else None
-
-
-# --- the best move of one position (tne bestmove) -------------------------------------------
-
-BESTMOVE_SHOWN = 10   # the alternatives `tne bestmove --json` lists
-NOISE_TOP = 5         # the top moves the within-noise note compares
-
-# how the search chose its move (``chosen_by``): the JSON value, then the words of the text
-CHOICE_RULES = {
-    "visits": "chosen by visits",
-    "commit-margin": "chosen as the smallest commit not clearly worse than the best (commit margin)",
-    "exact": "chosen by the exact endings",
-    "forced": "the only legal move",
-}
-
-
-def chosen_by(info, config, st):
-    """The rule by which the search of ``st`` with ``config`` chose ``info.move`` (a key of
-    CHOICE_RULES), as ``Search.best_move`` and the exact endings apply them: "forced" (one
-    legal move, nothing searched), "exact" (the best mean over the solved worlds),
-    "commit-margin" (a root commit decision with a commit margin: ``smallest_commit``),
-    else "visits" (the most visited move)."""
-    if info.forced:
-        return "forced"
-    if info.exact:
-        return "exact"
-    if config.commit_margin > 0 and int(st[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR):
-        return "commit-margin"
-    return "visits"
-
-
-def _win(mean):
-    return round(float(mean), 4)
-
-
-def _percent(mean):
-    return f"{100 * _win(mean):.1f}"
-
-
-def higher_win(info, shown=BESTMOVE_SHOWN, printed=_win):
-    """The visited moves among the first ``shown`` alternatives whose win chance as printed
-    (``printed``: the JSON's 4 decimals, or the text's percentage) is above the chosen
-    move's: [(action, visits, mean)], in the alternatives' order.  A move chosen by visits
-    can show a lower win chance than one searched less (a mean over fewer visits is less
-    sure)."""
-    if info.forced:
-        return []
-    chosen = next(((a, v, m) for a, v, m in info.alternatives if a == info.move), None)
-    if chosen is None or chosen[1] <= 0:
-        return []
-    return [(a, v, m) for a, v, m in info.alternatives[:shown]
-            if a != info.move and v > 0 and float(printed(m)) > float(printed(chosen[2]))]
-
-
-def bestmove_json(info, player, rule):
-    """The JSON object of `tne bestmove --json` for a SearchInfo (``rule``: ``chosen_by``)."""
-    from tne_ai.search.noise import within_noise
-    best = info.moves[0]
-    top = info.alternatives[:NOISE_TOP]
-    names = [move_text(int(a)) for a, _, _ in top]
-    tied = [] if info.forced else [n for n, f in zip(names[1:], within_noise(top)[1:]) if f]
-    return {"move": move_text(info.move), "iterations": info.visits,
-            "seconds": round(info.seconds, 4), "nodes": info.nodes, "player": player,
-            "win": None if info.forced else _win(best.win),
-            "pv": [move_text(a) for a in best.pv],
-            "pv_win": [None if info.forced or w is None else _win(w) for w in best.pv_win],
-            "alternatives": [{"move": move_text(a), "visits": v, "mean": _win(m),
-                              "win": _win(m) if v > 0 else None}
-                             for a, v, m in info.alternatives[:BESTMOVE_SHOWN]],
-            "forced": info.forced,
-            "within_noise": tied,   # of the top five, those the search cannot tell from the best
-            "chosen_by": rule,
-            # the moves listed with a higher win chance than the chosen one
-            "higher_win": [move_text(a) for a, _, _ in higher_win(info)]}
-
-
-def bestmove_lines(info, rule):
-    """The text of `tne bestmove` for a SearchInfo (``rule``: ``chosen_by``): the move, its
-    win chance, the rest of the turn as planned; then, when a listed move shows a higher win
-    chance, how the move was chosen; then the only-move or within-noise line."""
-    from tne_ai.search.noise import noise_note
-    d = bestmove_json(info, None, rule)
-    lines = [d["pv"][0]]
-    if d["win"] is not None:
-        lines.append(f"win chance {_percent(d['win'])}%")
-    for move, w in zip(d["pv"][1:], d["pv_win"][1:]):
-        lines.append(f"then {move}" + ("" if w is None else f" (win chance {100 * w:.1f}%)"))
-    higher = higher_win(info, printed=_percent)
-    if higher:
-        visits = next(v for a, v, _ in info.alternatives if a == info.move)
-        shows = ", ".join(f"{move_text(a)} {_percent(m)}% on {v} visits" for a, v, m in higher)
-        sure = " (a mean over fewer visits is less sure)" if rule == "visits" else ""
-        lines.append(f"{CHOICE_RULES[rule]}, not by win chance: {d['move']} shows "
-                     f"{_percent(d['win'])}% on {visits} visits, {shows}{sure}")
-    if info.forced:
-        lines.append("the only legal move: nothing to search")
-    elif d["within_noise"] and d["alternatives"] and d["alternatives"][0]["move"] == d["pv"][0]:
-        top = info.alternatives[:NOISE_TOP]
-        lines.append(noise_note(top, [move_text(int(a)) for a, _, _ in top]))
-    return lines
 
 
 # --- game review ----------------------------------------------------------------------------
@@ -353,6 +253,45 @@ def annotate(record, rows, budget, config=None):
     return record
 
 
+def review_text(record, rows, budget, config=None):
+    """The text of `tne analyse`: the game and the budget (and the search's options beyond
+    the budget and the seed), a table of ``summary`` per player, the classes' thresholds,
+    then one line per classed move (moves numbered from 1, as `tne replay --ply` and the
+    plot's x axis number them)."""
+    meta = record.get("meta", {})
+    options = {} if config is None else {k: v for k, v in config.changed().items()
+                                         if k not in ("iterations", "time", "seed")}
+    search = "" if not options else \
+        "; search " + type(config)().replace(**options).to_spec()
+    lines = [f"game {meta.get('game_id', '?')}: {len(rows)} moves, {budget} a move{search}"]
+    lines += _summary_lines(rows, record["start"]["players"])
+    lines.append("loss: points of win chance given up (best move's minus the move played's); "
+                 + ", ".join(f"{n} >= {least:g}" for n, least in reversed(CLASSES)))
+    flagged = [r for r in rows if r.get("class")]
+    if flagged:
+        lines.append("")
+        lines.append("move  player  class       move played (win chance)  best move (win chance)")
+        for r in flagged:
+            played = f"{r['move']} ({100 * r['played_win']:.1f}%)"
+            lines.append(f"{r['ply'] + 1:>4}  {r['player']:>6}  {r['class']:<10}  {played:<24}  "
+                         f"{r['best']} ({100 * r['best_win']:.1f}%)")
+    return "\n".join(lines)
+
+
+def _summary_lines(rows, players):
+    """The table of ``summary``: a header, then a row per player, columns aligned."""
+    plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+    head = ["player", "moves", "forced", "avg loss"] + [plural[n] for n, _ in reversed(CLASSES)]
+    table = [head]
+    for s in summary(rows, players):
+        table.append([str(s["player"]), str(s["moves"]), str(s["forced"]),
+                      "-" if s["average_loss"] is None else f"{s['average_loss']:.1f}"]
+                     + [str(s[n]) for n, _ in reversed(CLASSES)])
+    widths = [max(len(r[c]) for r in table) for c in range(len(head))]
+    return ["  ".join(x.rjust(w) if c else x.ljust(w) for c, (x, w) in enumerate(zip(r, widths)))
+            for r in table]
+
+
 def annotation_text(row):
     """One line describing a reviewed move, for `tne replay`."""
     if row.get("forced"):
@@ -366,6 +305,28 @@ def annotation_text(row):
     if row.get("class"):
         text += f": {row['class']}"
     return text
+
+
+def replay_lines(record, ply, name):
+    """The lines `tne replay` prints above the board at ``ply`` (None: the end) of a game
+    record read from the file ``name``: the game, the moment, the seats; then, when the
+    record holds a review, its line on the move that led there."""
+    meta = record.get("meta", {})
+    agents = ", ".join(f"{a.get('name')} ({a.get('spec')})" if isinstance(a, dict) else str(a)
+                       for a in meta.get("agents", []))
+    moves = len(record["moves"])
+    done = moves if ply is None else ply
+    lines = [f"game {meta.get('game_id', name)}, after {done} of {moves} moves"
+             + (f"; seats: {agents}" if agents else "")
+             + ("; truncated" if meta.get("truncated") and done == moves else "")]
+    analysis = meta.get("analysis")
+    if isinstance(analysis, dict) and done > 0:
+        rows = [r for r in analysis.get("moves", [])
+                if isinstance(r, dict) and r.get("ply") == done - 1]
+        if rows:
+            lines.append(f"move {done} (player {rows[0].get('player')}): "
+                         f"{annotation_text(rows[0])}")
+    return lines
 
 
 # --- the picture ----------------------------------------------------------------------------

@@ -711,6 +711,79 @@ class TournamentResult:
                 "sprt": self.sprt.to_dict() if self.sprt else None}
 
 
+# --- the standings as text (tne tournament, tne train --gate) ------------------------------
+
+def _elo_text(x, signed=True):
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}" if signed else f"{x:.0f}"
+
+
+def _rating_cells(rating, reference):
+    if rating is None:
+        return ["", ""]
+    if reference:
+        return ["0", "(reference)"]
+    return [_elo_text(rating.elo), f"[{_elo_text(rating.low)}, {_elo_text(rating.high)}]"]
+
+
+def result_text(result):
+    """The text of `tne tournament`: what was played, the forfeits, a table of the standings
+    (columns aligned; the Plackett-Luce ratings with 3-4 player tables, the truncated games
+    when there are any), how to read it, and the SPRT's state when one ran."""
+    r = result
+    seats = sorted({len(t) for t in r.tables})
+    lines = [f"{len(r.records)} games: {len(r.tables)} table(s) of {'/'.join(map(str, seats))} "
+             f"seats, {r.games_per_table} deal(s) each in every rotation; {r.truncated} "
+             f"truncated; {r.played} played in {r.elapsed:.1f} s"
+             + (f", {r.resumed} resumed" if r.resumed else "")
+             + (f"; records in {r.out}" if r.out else "")]
+    forfeits = [rec["meta"]["agents"][rec["meta"]["forfeit"]["seat"]]["name"]
+                for rec in r.records if "forfeit" in rec["meta"]]
+    if forfeits:  # external engines that crashed, hung or played an illegal move
+        from collections import Counter
+        lines.append(f"{len(forfeits)} forfeit(s), counted as losses (reasons in meta.forfeit): "
+                     + ", ".join(f"{a} {n}" for a, n in Counter(forfeits).items()))
+    multi = any(s.multiplayer is not None for s in r.standings)
+    lines += _standings_lines(r, multi)
+    lines.append(f"score: mean lowest colour after treasures; rank: mean place; elo: "
+                 f"{r.elo_method}, relative to {r.standings[0].name}"
+                 + ("; PL: Plackett-Luce on finishing orders" if multi else ""))
+    if r.sprt is not None:
+        t = r.sprt
+        verdict = {"H1": f"H1 accepted (elo >= {t.elo1:g})",
+                   "H0": f"H0 accepted (elo <= {t.elo0:g})", None: "undecided"}[t.decision]
+        lines.append(f"sprt elo0={t.elo0:g} elo1={t.elo1:g} (alpha=beta={t.alpha:g}): LLR "
+                     f"{t.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}] after {len(t.samples)} "
+                     f"deal(s): {verdict}")
+    return "\n".join(lines)
+
+
+def _standings_lines(r, multi):
+    """The standings table of result_text: a header, then a row per agent."""
+    head = ["agent", "games", "wins", "shared", "score", "rank", "elo", "95%"]
+    if multi:
+        head += ["PL elo", "95%"]
+    if r.truncated:
+        head += ["trunc"]
+    rows = [head]
+    for i, s in enumerate(r.standings):
+        row = [s.name, str(s.games), str(s.wins), str(s.shared),
+               "n/a" if not s.games else f"{s.mean_score:.2f}",
+               "n/a" if not s.games else f"{s.mean_rank:.2f}"]
+        row += _rating_cells(s.elo, i == 0)
+        if multi:
+            row += _rating_cells(s.multiplayer, i == 0)
+        if r.truncated:
+            row += [str(s.truncated)]
+        rows.append(row)
+    widths = [max(len(row[c]) for row in rows) for c in range(len(head))]
+    return ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                      for c, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
+
+
 def _parse_sprt(sprt, agents):
     if sprt is None:
         return None

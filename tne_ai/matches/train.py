@@ -483,3 +483,54 @@ def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed
                             backend=backend, ray_address=ray_address, out=out,
                             sprt=(0.0, elo1), progress=progress)
     return result.sprt.decision == "H1", result
+
+
+def weights_info(agent_spec, games, seed):
+    """The info stored in a weights file that `tne train` writes: the agent of the self-play,
+    the number of game records learnt from, the seed, and the provenance (JSON text) of the
+    code and of the weights that agent played with."""
+    import json
+    from tne_ai.matches.provenance import provenance, spec_weights
+    return {"agent": agent_spec, "games": games, "seed": seed,
+            "provenance": json.dumps(provenance(weights=spec_weights([agent_spec])))}
+
+
+def _cannot(weights_out, what, e):
+    return TrainError(f"{weights_out}: {what}: {' '.join(str(e.strerror or e).split())}")
+
+
+def write_gated(weights_out, save, gate_match=None):
+    """Write the new weights with ``save(path)``.  Without a gate (``gate_match`` None)
+    straight to ``weights_out``.  With one, to a temporary file beside ``weights_out`` first
+    (``.gate-*.npz``), given to ``gate_match(path)`` -> (accepted, TournamentResult) (a
+    ``gate`` match); the file replaces ``weights_out`` only when the gate accepts it, and is
+    removed otherwise, also when the match fails or is stopped, so nothing is written on
+    failure.  Returns (accepted, match): (True, None) without a gate.  TrainError when the
+    file cannot be written."""
+    import tempfile
+    target = weights_out
+    if gate_match is not None:
+        try:
+            fd, target = tempfile.mkstemp(suffix=".npz", prefix=".gate-",
+                                          dir=os.path.dirname(os.path.abspath(weights_out)))
+        except OSError as e:
+            raise _cannot(weights_out, "cannot write beside it", e) from None
+        os.close(fd)
+    try:
+        save(target)
+    except OSError as e:
+        if target != weights_out:
+            os.remove(target)
+        raise _cannot(weights_out, "cannot write", e) from None
+    if gate_match is None:
+        return True, None
+    try:
+        accepted, match = gate_match(target)
+    except BaseException:
+        os.remove(target)
+        raise
+    if accepted:
+        os.replace(target, weights_out)
+    else:
+        os.remove(target)
+    return accepted, match
