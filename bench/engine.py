@@ -7,7 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from cli import main  # noqa: E402
+from tne_ai.cli import main  # noqa: E402
 
 if __name__ == "__main__":
     main(["bench"] + sys.argv[1:], prog_name="tne")

@@ -150,7 +150,7 @@ def test_every_number_option_of_the_config_is_bounded_in_analyse_search_as_in_it
     """The --search spec of tne analyse is SearchConfig's: each number option one past either
     end of its row's range (low itself when the range is open there) is one line naming it."""
     from click.testing import CliRunner
-    from cli import main
+    from tne_ai.cli import main
     from tne_ai.search.config import options
     for row in options():
         if row.type not in ("int", "float"):

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cli import kernel_cache_is_cold, main
+from tne_ai.cli import main
+from tne_ai.search.warmup import kernel_cache_is_cold
 from helpers import assert_user_error
 from tne_ai import limits as L
 from tne_ai.agents.builtin import AgentSpecError, make_agent

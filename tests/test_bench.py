@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli import main
+from tne_ai.cli import main
 
 FIGURES = ["random_games_per_s", "actions_per_s", "movegen_start_per_s", "movegen_mid_per_s",
            "movegen_late_per_s", "flood_fills_per_s", "ismcts_start_1t_per_s", "ismcts_start_2t_per_s",

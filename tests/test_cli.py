@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from tne_ai.cli import main
 from helpers import assert_user_error
 
 ROOT = Path(__file__).resolve().parent.parent

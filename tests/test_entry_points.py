@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from tne_ai.cli import main
 from helpers import assert_user_error
 from tne_ai import limits as L
 

@@ -30,7 +30,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import event, given, strategies as st
 
-from cli import main
+from tne_ai.cli import main
 from tne_ai import limits as L
 from tne_ai.core.board import COLOURS
 from tne_ai.core.rules.rng import below, make_rng

@@ -95,7 +95,7 @@ LAYERS = [
     ("tne_ai.interop",),
     ("tne_ai.matches",),
     ("tne_ai.web",),
-    ("tne_ai.cli",),
+    ("tne_ai.cli", "tne_ai.__main__"),   # the command line; `python -m tne_ai` runs it
 ]
 
 
@@ -135,6 +135,9 @@ def test_an_upward_import_is_found(tmp_path):
     graph["tne_ai.position"].add("tne_ai.core.state")            # downward: allowed
     assert _upward(graph) == [("tne_ai.core.rules.apply", "tne_ai.search.session")]
     assert _layer("tne_ai.protocol.server") == _layer("tne_ai.api") < _layer("tne_ai.agents")
+    graph["tne_ai.matches.train"].add("tne_ai.cli.base")          # the library on its CLI
+    assert _upward(graph) == [("tne_ai.core.rules.apply", "tne_ai.search.session"),
+                              ("tne_ai.matches.train", "tne_ai.cli.base")]
 
 
 def test_the_cycle_finder_finds_a_cycle():

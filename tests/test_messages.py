@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli import main  # noqa: E402
+from tne_ai.cli import main  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

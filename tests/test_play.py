@@ -20,7 +20,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from hypothesis import assume, given, settings, strategies as st
 
-from cli import main
+from tne_ai.cli import main
 from test_play_terminal import _harmless
 from tne_ai.core import board as B
 from tne_ai.errors import TneError

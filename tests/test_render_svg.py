@@ -23,7 +23,7 @@ from click.testing import CliRunner
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import position  # noqa: E402
 
-from cli import main  # noqa: E402
+from tne_ai.cli import main  # noqa: E402
 from tne_ai.core.notation import parse_move  # noqa: E402
 from tne_ai.position import Position  # noqa: E402
 from tne_ai.core.render import svg, visit_shares  # noqa: E402

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from tne_ai.cli import main
 from helpers import assert_user_error
 from tne_ai.core.formats import game_result, load_game_record
 from tne_ai.matches.ratings import sprt_llr

@@ -725,7 +725,7 @@ def test_a_move_that_cannot_be_saved_is_not_acknowledged(client, monkeypatch):
 
 def test_serve_refuses_a_bad_ai_spec_in_one_line(tmp_path):
     from click.testing import CliRunner
-    from cli import main
+    from tne_ai.cli import main
     r = CliRunner().invoke(main, ["serve", "--ai", "nosuch", "--games-dir", str(tmp_path)])
     assert r.exit_code == 2
     assert r.output.startswith("tne: error: unknown agent 'nosuch'") and r.output.count("\n") == 1

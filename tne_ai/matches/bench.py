@@ -215,8 +215,7 @@ def measure_bestmove(repeats=3, iterations=1000):
     """Seconds from starting ``tne bestmove`` in a fresh interpreter to its answer (warm
     numba cache), on the shipped example."""
     example = os.path.join(ROOT, "examples", "start.json")
-    cmd = [sys.executable, "-c", "import sys; from cli import main; main(prog_name='tne')",
-           "bestmove", example, "--iterations", str(iterations)]
+    cmd = [sys.executable, "-m", "tne_ai", "bestmove", example, "--iterations", str(iterations)]
     def answer():
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:   # say why, not just that it failed
