@@ -11,6 +11,8 @@ board, the state, the rules kernels, notation, formats, pictures), ``search``, `
 ratings, training, review, the terminal game, bench), ``web`` and ``cli``; this module,
 ``position``, ``api``, ``errors`` and ``limits`` are the public facade.
 """
+from typing import TYPE_CHECKING, Any, List
+
 from tne_ai.errors import IllegalMoveError, NotationError, PositionError, TneError
 
 __version__ = "0.1.0"
@@ -27,7 +29,18 @@ _LAZY = {"Agent": "agents.base", "make_agent": "agents.builtin", "Move": "core.n
          "Search": "search.session", "SearchError": "search.session"}
 
 
-def __getattr__(name):
+if TYPE_CHECKING:      # what the lazy names are, for type checkers (loaded on first use)
+    from tne_ai.agents.base import Agent
+    from tne_ai.agents.builtin import make_agent
+    from tne_ai.api import Analysis, Limit, LimitError, PlayResult
+    from tne_ai.core.notation import Move
+    from tne_ai.matches.tournament import run_tournament
+    from tne_ai.position import Position
+    from tne_ai.search.config import SearchConfig, SearchConfigError
+    from tne_ai.search.session import Search, SearchError
+
+
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
@@ -36,5 +49,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'tne_ai' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> List[str]:
     return sorted(set(globals()) | set(__all__))

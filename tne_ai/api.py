@@ -21,7 +21,7 @@ import queue
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Union
+from typing import Iterator, List, Optional, TypedDict, Union
 
 import numpy as np
 
@@ -32,9 +32,25 @@ from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import Search, SearchInfo
 
-__all__ = ["Limit", "LimitError", "analyse", "analysis", "Analysis", "play", "PlayResult"]
+__all__ = ["Limit", "LimitError", "analyse", "analysis", "Analysis", "play", "PlayResult",
+           "InfoDict"]
 
 PositionLike = Union[Position, np.ndarray]
+
+
+class InfoDict(TypedDict):
+    """One line of an analysis (``analyse``'s items, ``Analysis``'s, ``PlayResult.info``)."""
+    multipv: int
+    move: str
+    code: int
+    visits: int
+    win: Optional[float]
+    wins: Optional[List[float]]
+    pv: List[str]
+    iterations: int
+    nodes: int
+    seconds: float
+    exact: bool
 
 
 class LimitError(TneError, ValueError):
@@ -57,7 +73,7 @@ class Limit:
     time: Optional[float] = None
     iterations: Optional[int] = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         t, n = self.time, self.iterations
         if t is not None:
             if isinstance(t, bool) or not isinstance(t, (int, float)) or not (t == t) \
@@ -88,9 +104,9 @@ def _check_multipv(multipv: int) -> int:
     return multipv
 
 
-def info_dicts(info: SearchInfo, multipv: int = 1) -> List[dict]:
+def info_dicts(info: SearchInfo, multipv: int = 1) -> List[InfoDict]:
     """The info dicts of a SearchInfo: one per line, best first."""
-    out = []
+    out: List[InfoDict] = []
     for k, m in enumerate(info.moves[:multipv], 1):
         out.append({"multipv": k, "move": move_text(m.move), "code": m.move, "visits": m.visits,
                     "win": None if info.forced else round(m.win, 4),
@@ -101,7 +117,7 @@ def info_dicts(info: SearchInfo, multipv: int = 1) -> List[dict]:
 
 
 def analyse(position: PositionLike, limit: Limit, multipv: int = 1,
-            config: Optional[SearchConfig] = None, seed: Optional[int] = None) -> List[dict]:
+            config: Optional[SearchConfig] = None, seed: Optional[int] = None) -> List[InfoDict]:
     """Search ``position`` (for the player to act there) within ``limit`` and return one
     info dict per line, best first: multipv (1, 2, ...), move (text), code, visits, win (the
     mover's win chance), wins (every player's), pv (the move and the mover's following
@@ -126,7 +142,7 @@ class PlayResult:
     """The move ``play`` chose: its text, its action code and the info of its line."""
     move: str
     code: int
-    info: dict
+    info: InfoDict
 
 
 def play(position: PositionLike, limit: Limit, config: Optional[SearchConfig] = None,
@@ -147,15 +163,15 @@ class Analysis:
         self.limit = limit
         self.multipv = multipv
         self.interval = interval
-        self.info: Optional[dict] = None
-        self.lines: List[dict] = []
-        self._queue: "queue.Queue" = queue.Queue()
+        self.info: Optional[InfoDict] = None
+        self.lines: List[InfoDict] = []
+        self._queue: "queue.Queue[Optional[InfoDict]]" = queue.Queue()
         self._done = threading.Event()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._work, daemon=True)
         self._error: Optional[BaseException] = None
 
-    def _work(self):
+    def _work(self) -> None:
         try:
             self._loop()
         except BaseException as e:      # handed to the reader, not lost in the thread
@@ -164,7 +180,7 @@ class Analysis:
             self._done.set()
             self._queue.put(None)
 
-    def _loop(self):
+    def _loop(self) -> None:
         """One run of the Search for the whole limit (none: until stopped), an update every
         ``interval`` seconds between its rounds, and the final one at its end."""
         limit = self.limit if self.limit is not None else Limit()
@@ -180,7 +196,7 @@ class Analysis:
         for line in self.lines:
             self._queue.put(line)
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[InfoDict]:
         while True:
             item = self._queue.get()
             if item is None:
@@ -194,7 +210,7 @@ class Analysis:
         self._stopping.set()
         self.search.stop()
 
-    def wait(self) -> List[dict]:
+    def wait(self) -> List[InfoDict]:
         """Wait for the search to end (its limit or ``stop``); the final lines."""
         self._done.wait()
         if self._error is not None:

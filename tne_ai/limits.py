@@ -50,7 +50,7 @@ MAX_NAME_BYTES = 255            # bytes of one part of it (Linux NAME_MAX)
 MAX_ECHO = 200                  # characters of a bad value repeated in an error message
 
 
-def clip(text, limit=MAX_ECHO):
+def clip(text: object, limit: int = MAX_ECHO) -> str:
     """``text`` cut to about ``limit`` characters for an error message."""
     text = str(text)
     if len(text) <= limit:

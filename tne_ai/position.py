@@ -1,5 +1,8 @@
 """Position: the Python facade over one state buffer (like python-chess's Board)."""
+from typing import Dict, List, Optional, Sequence, Union
+
 import numpy as np
+import numpy.typing as npt
 
 from tne_ai.core import board as B
 from tne_ai.core import state as S
@@ -15,10 +18,17 @@ from tne_ai.core.notation import Move, move_text, parse_move
 from tne_ai.core.render import pending_text
 
 
-def start_state(players, bag, deal=True):
+# a state buffer (tne_ai.core.state) and a random stream (one uint64 word, rules/rng.py)
+State = S.State
+Rng = npt.NDArray[np.uint64]
+# what ``push`` takes: a Move, its text or its action code
+MoveLike = Union[Move, str, int, np.integer]
+
+
+def start_state(players: int, bag: str, deal: bool = True) -> State:
     """The start position: temples and treasures placed, then (with deal) each player in
     turn order draws 6 tiles from the front of the ordered bag."""
-    st = S.empty_state()
+    st: State = S.empty_state()
     bb = st.view(np.uint64)
     temples = mask_of(TEMPLE_SQUARES)
     bb[S.BB_TILE:S.BB_TILE + 3] = temples
@@ -44,7 +54,13 @@ class Position:
 
     __slots__ = ("st", "known_hands", "bag_known", "rng")
 
-    def __init__(self, st, known_hands=None, bag_known=True, rng=None):
+    st: State
+    known_hands: List[bool]
+    bag_known: bool
+    rng: Rng
+
+    def __init__(self, st: State, known_hands: Optional[Sequence[bool]] = None,
+                 bag_known: bool = True, rng: Optional[Rng] = None) -> None:
         self.st = st
         n = int(st[S.PLAYERS])
         self.known_hands = list(known_hands) if known_hands is not None else [True] * n
@@ -53,7 +69,7 @@ class Position:
 
     # --- construction ----------------------------------------------------------------------
     @classmethod
-    def new(cls, players=2, seed=0):
+    def new(cls, players: int = 2, seed: int = 0) -> "Position":
         if isinstance(players, bool) or players not in (2, 3, 4):
             raise TneError(f"players must be 2, 3 or 4, not {clip(repr(players))}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
@@ -67,30 +83,32 @@ class Position:
         return cls(start_state(players, bag), rng=make_rng(seed))
 
     @classmethod
-    def from_json(cls, data, seed=0):
+    def from_json(cls, data: Union[dict, str, bytes], seed: int = 0) -> "Position":
         from tne_ai.core.formats import position_from_dict
         st, known, bag_known = position_from_dict(data, seed=seed)
         return cls(st, known, bag_known, make_rng(seed))
 
-    def to_json(self):
+    def to_json(self) -> dict:
         from tne_ai.core.formats import position_to_dict
-        return position_to_dict(self.st, self.known_hands, self.bag_known)
+        d: dict = position_to_dict(self.st, self.known_hands, self.bag_known)
+        return d
 
-    def copy(self):
+    def copy(self) -> "Position":
         return Position(self.st.copy(), self.known_hands, self.bag_known, self.rng.copy())
 
     # --- moves -----------------------------------------------------------------------------
-    def legal_codes(self):
+    def legal_codes(self) -> List[int]:
         # a move buffer per call (no module-level scratch), so threads sharing no Position
         # never see each other's moves
         moves = np.empty(S.MAX_MOVES, dtype=np.int64)
         n = _legal_moves(self.st, moves)
-        return moves[:n].tolist()
+        codes: List[int] = moves[:n].tolist()
+        return codes
 
-    def legal_moves(self):
+    def legal_moves(self) -> List[Move]:
         return [Move(c) for c in self.legal_codes()]
 
-    def push(self, move):
+    def push(self, move: MoveLike) -> "Position":
         if isinstance(move, Move):
             code = move.code
         elif isinstance(move, str):
@@ -112,7 +130,7 @@ class Position:
         apply_action(self.st, code, self.rng)
         return self
 
-    def why_illegal(self, code):
+    def why_illegal(self, code: int) -> str:
         """Why a well-formed move (an action code) is not legal now, in words (SPEC section 3)."""
         p = self
         pend = p.pending
@@ -129,9 +147,11 @@ class Position:
         d = p.to_json()
         me = p.to_act
         hand = p.hand(me)
+        if hand is None:
+            return f"the hand of player {me}, who must act, is unknown"
         occupied = {sq for _, _, sq in d["leaders"]}
 
-        def cell(sq):
+        def cell(sq: str) -> str:
             r, c = divmod(B.parse_square(sq), B.COLS)
             return "L" if sq in occupied else d["board"][r][c]
 
@@ -170,7 +190,8 @@ class Position:
         if verb == "swap":
             return "your hand does not hold those tiles"
         if verb == "commit":
-            colour = "red" if pend["kind"] == "revolt" else B.COLOURS[int(p.st[S.CF_COLOUR])]
+            revolt = pend is not None and pend["kind"] == "revolt"
+            colour = "red" if revolt else B.COLOURS[int(p.st[S.CF_COLOUR])]
             most = hand[colour]
             return f"you can commit at most {most} {colour} tile{'' if most == 1 else 's'} (your hand)"
         if verb == "war":
@@ -179,40 +200,42 @@ class Position:
             return "that monument cannot be built there (see ? for the blocks and monuments)"
         if verb == "treasure":
             return f"{words[1]} holds no treasure you may take now (corner treasures go first)"
-        return pending_text(p.st)
+        last: str = pending_text(p.st)
+        return last
 
     # --- queries ---------------------------------------------------------------------------
     @property
-    def players(self):
+    def players(self) -> int:
         return int(self.st[S.PLAYERS])
 
     @property
-    def to_act(self):
+    def to_act(self) -> int:
         return int(self.st[S.TO_ACT])
 
     @property
-    def turn(self):
+    def turn(self) -> int:
         return int(self.st[S.TURN])
 
     @property
-    def actions_left(self):
+    def actions_left(self) -> int:
         return int(self.st[S.ACTIONS_LEFT])
 
     @property
-    def pending(self):
+    def pending(self) -> Optional[dict]:
         from tne_ai.core.formats import pending_dict
-        return pending_dict(self.st)
+        pend: Optional[dict] = pending_dict(self.st)
+        return pend
 
-    def is_over(self):
+    def is_over(self) -> bool:
         return int(self.st[S.PHASE]) == S.PH_OVER
 
     @property
-    def scores(self):
+    def scores(self) -> List[Dict[str, int]]:
         keys = COLOURS + ("treasure",)
         return [{k: int(self.st[S.SCORE + 5 * p + i]) for i, k in enumerate(keys)}
                 for p in range(self.players)]
 
-    def hand(self, player):
+    def hand(self, player: int) -> Optional[Dict[str, int]]:
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
                 or not 0 <= player < self.players:
             raise TneError(f"player {clip(repr(player), 60)}: players are numbered 0 to "
@@ -221,7 +244,7 @@ class Position:
             return None
         return {c: int(self.st[S.HAND + 4 * player + i]) for i, c in enumerate(COLOURS)}
 
-    def final_scores(self):
+    def final_scores(self) -> List[List[int]]:
         out = np.empty(4, dtype=np.int64)
         result = []
         for p in range(self.players):
@@ -229,15 +252,17 @@ class Position:
             result.append(out.tolist())
         return result
 
-    def ranking(self):
+    def ranking(self) -> List[int]:
         places = np.empty(4, dtype=np.int64)
         _ranking(self.st, places)
-        return places[:self.players].tolist()
+        out: List[int] = places[:self.players].tolist()
+        return out
 
-    def __str__(self):
+    def __str__(self) -> str:
         from tne_ai.core.render import ascii_board
-        return ascii_board(self.st)
+        text: str = ascii_board(self.st)
+        return text
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and np.array_equal(self.st, other.st) \
             and self.known_hands == other.known_hands and self.bag_known == other.bag_known

@@ -4,7 +4,12 @@
 one; both import this module, and ``agents`` imports ``external`` (never the other way), so
 the layers of DESIGN ("a layer calls only layers below it") hold.
 """
+from typing import TYPE_CHECKING
+
 from tne_ai.errors import TneError
+
+if TYPE_CHECKING:
+    from tne_ai.position import Position
 
 
 class AgentSpecError(TneError):
@@ -19,10 +24,10 @@ class AgentForfeit(TneError):
 class Agent:
     """The protocol: ``choose(position)`` returns an action code for ``position.to_act``."""
 
-    name = "agent"
+    name: str = "agent"
 
-    def choose(self, position):
+    def choose(self, position: "Position") -> int:
         raise NotImplementedError
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.name

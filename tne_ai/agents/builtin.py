@@ -15,8 +15,10 @@ need the ``openspiel`` extra.
 import importlib
 import re
 import time
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from tne_ai import limits as L
 from tne_ai.core import state as S
@@ -28,18 +30,26 @@ from tne_ai.agents.base import Agent, AgentForfeit, AgentSpecError  # noqa: F401
 from tne_ai.agents.external import ExternalAgent, parse_engine_spec
 from tne_ai.search.config import SearchConfig, SearchConfigError, options as search_options, spec_items, spec_values
 from tne_ai.search.determinize import determinize
-from tne_ai.search.session import move_seed, next_search, seconds_left
+from tne_ai.search.session import Search, SearchInfo, move_seed, next_search, seconds_left
+
+if TYPE_CHECKING:
+    from tne_ai.position import Position
+
+# what builds an agent of a kind from its spec's options (a class or a function)
+AgentBuilder = Callable[..., Agent]
+# an option's value in a spec: a number or a text
+SpecValue = Union[int, float, str, bool, None]
 
 
 class RandomAgent(Agent):
     """Uniform over the legal moves."""
 
-    def __init__(self, seed=0):
+    def __init__(self, seed: int = 0) -> None:
         self.name = "random"
         self.rng = make_rng(seed)
         self.moves = np.empty(S.MAX_MOVES, dtype=np.int64)
 
-    def choose(self, position):
+    def choose(self, position: "Position") -> int:
         n = legal_moves(position.st, self.moves)
         return int(self.moves[below(self.rng, n)])
 
@@ -50,17 +60,17 @@ class GreedyAgent(Agent):
     (an attacker commits all its tiles when that beats the defender's board strength), fight
     first the war colour in which it is strongest, always build a monument, any treasure."""
 
-    def __init__(self, seed=0):
+    def __init__(self, seed: int = 0) -> None:
         self.name = "greedy"
         self.rng = make_rng(seed)
         self.moves = np.empty(S.MAX_MOVES, dtype=np.int64)
         self.values = np.empty(4, dtype=np.int64)
 
-    def _key(self, st, player):
+    def _key(self, st: npt.NDArray[np.int64], player: int) -> Tuple[int, int]:
         final_values(st, player, self.values)
         return (int(self.values[0]), int(self.values.sum()))
 
-    def choose(self, position):
+    def choose(self, position: "Position") -> int:
         st = position.st
         me = int(st[S.TO_ACT])
         n = legal_moves(st, self.moves)
@@ -83,9 +93,9 @@ class GreedyAgent(Agent):
                 best, best_key = [int(code)], key
             elif key == best_key:
                 best.append(int(code))
-        return best[below(self.rng, len(best))]
+        return best[int(below(self.rng, len(best)))]
 
-    def _commit(self, st, me, codes):
+    def _commit(self, st: npt.NDArray[np.int64], me: int, codes: npt.NDArray[np.int64]) -> int:
         att, dfn = conflict_strengths(st)
         most = len(codes) - 1  # commit 0 .. most
         if me == st[S.CF_ATTACKER]:
@@ -101,7 +111,8 @@ class MctsAgent(Agent):
     model evaluation's default) the last Search moves on to the next decision when it
     follows from it (``session.next_search``), so the tree grows on across a turn."""
 
-    def __init__(self, seed=0, config=None, **options):
+    def __init__(self, seed: int = 0, config: Optional[SearchConfig] = None,
+                 **options: Any) -> None:
         cfg = config if config is not None else SearchConfig()
         try:
             cfg = cfg.replace(**options)
@@ -110,7 +121,8 @@ class MctsAgent(Agent):
         if cfg.iterations is None and cfg.time is None:
             cfg = cfg.replace(time=0.2)
         self.config = cfg
-        self.weights = self.prior_w = None
+        self.weights: Optional[npt.NDArray[np.float64]] = None
+        self.prior_w: Optional[npt.NDArray[np.float64]] = None
         if cfg.weights is not None:
             from tne_ai.search.evaluate import load_weights
             self.weights, self.prior_w = load_weights(cfg.weights)
@@ -119,18 +131,20 @@ class MctsAgent(Agent):
             net_of_file(cfg.net)         # a bad network file: one error now, not one a move
         self.seed = int(seed)
         self.calls = 0
-        self.last = None          # the Search of the last move (continued when it can be)
-        self.info = None          # its SearchInfo: visits and win chances of every root move
+        # the Search of the last move (continued when it can be)
+        self.last: Optional[Search] = None
+        # its SearchInfo: visits and win chances of every root move
+        self.info: Optional[SearchInfo] = None
         parts = [f"iterations={cfg.iterations}" if cfg.iterations is not None else None,
                  f"time={cfg.time}" if cfg.time is not None else None]
         self.name = "mcts:" + ",".join(p for p in parts if p)
 
-    def __getattr__(self, name):          # agent.iterations, agent.c, ...: the config's
+    def __getattr__(self, name: str) -> Any:          # agent.iterations, agent.c, ...: the config's
         if name != "config" and "config" in self.__dict__ and hasattr(self.config, name):
             return getattr(self.config, name)
         raise AttributeError(name)
 
-    def choose(self, position):
+    def choose(self, position: "Position") -> int:
         self.calls += 1
         start = time.perf_counter()
         cfg = self.config.replace(seed=move_seed(self.seed, self.calls))
@@ -140,22 +154,24 @@ class MctsAgent(Agent):
         return self.info.move
 
 
-def _engine_agent(**options):
+def _engine_agent(**options: Any) -> Agent:
     return ExternalAgent(**options)
 
 
-_OPTIONS = {
+# per kind, each option's type: int, float or str for the agents built here, the option
+# table's type names ("int", "choice", ...) for mcts (search/config.py parses those)
+_OPTIONS: Dict[str, Dict[str, Union[type, str]]] = {
     "random": {"seed": int},
     "greedy": {"seed": int},
     # mcts: every option of SearchConfig by its canonical name (aliases accepted), parsed and
     # bounded by search/config.py (spec_values)
     "mcts": {row.name: row.type for row in search_options()},
 }
-_CLASSES = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
-            "engine": _engine_agent}
+_CLASSES: Dict[str, AgentBuilder] = {"random": RandomAgent, "greedy": GreedyAgent,
+                                     "mcts": MctsAgent, "engine": _engine_agent}
 
 
-def register_agent(kind, builder, options):
+def register_agent(kind: str, builder: AgentBuilder, options: Dict[str, type]) -> None:
     """Make ``kind`` buildable from spec strings: ``builder(**options)`` returns the agent;
     ``options`` maps each option name to its type (int, float, str)."""
     _OPTIONS[kind] = dict(options)
@@ -169,7 +185,7 @@ OPTIONAL_AGENTS = {"openspiel-ismcts": ("tne_ai.interop.openspiel", "openspiel",
                    "openspiel-mcts": ("tne_ai.interop.openspiel", "openspiel", "OpenSpiel")}
 
 
-def _registered(kind, spec):
+def _registered(kind: str, spec: str) -> None:
     """Import the optional module of kind on first use; AgentSpecError if kind is unknown."""
     if kind not in _OPTIONS and kind in OPTIONAL_AGENTS:
         module, extra, needs = OPTIONAL_AGENTS[kind]
@@ -195,7 +211,7 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
 
-def _option_value(kind, key, text, spec):
+def _option_value(kind: str, key: str, text: str, spec: str) -> SpecValue:
     """One option's value: ASCII numbers only (no inf, nan, '٣'), within _RANGES."""
     where = f"option {key}={L.clip(text, 40)} in spec '{L.clip(spec, 80)}'"
     convert = _OPTIONS[kind][key]
@@ -207,20 +223,20 @@ def _option_value(kind, key, text, spec):
         return text
     pattern = _INT_TEXT if convert is int else _FLOAT_TEXT
     if not pattern.fullmatch(text):
-        raise AgentSpecError(f"{where} is not a valid {convert.__name__}")
+        raise AgentSpecError(f"{where} is not a valid {'int' if convert is int else 'float'}")
     from tne_ai.core.io import parse_float, parse_int
-    value = (parse_int if convert is int else parse_float)(text, where)
+    value: Union[int, float] = (parse_int if convert is int else parse_float)(text, where)
     # an option of a registered agent without a range of its own: any 63-bit magnitude
     lo, hi, lo_open = _RANGES.get(key, (-L.MAX_SEED, L.MAX_SEED, False))
     if value < lo or value > hi or (lo_open and value == lo):
-        def shown(v):
+        def shown(v: float) -> str:
             return str(v) if isinstance(v, int) else f"{v:g}"
         low = f"{shown(lo)} < x" if lo_open else f"{shown(lo)} <= x"
         raise AgentSpecError(f"{where} is out of range ({low} <= {shown(hi)})")
     return value
 
 
-def parse_spec(spec):
+def parse_spec(spec: object) -> Tuple[str, Dict[str, Any]]:
     """(kind, options) of a spec string; AgentSpecError naming what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("empty agent spec")
@@ -241,7 +257,7 @@ def parse_spec(spec):
     return kind, options
 
 
-def make_agent(spec, seed=None):
+def make_agent(spec: str, seed: Optional[int] = None) -> Agent:
     """Build an agent from a spec string; ``seed`` is used unless the spec sets its own."""
     kind, options = parse_spec(spec)
     if seed is not None:

@@ -4,6 +4,8 @@ Canonical text uses full colour names, swap letters in the order r, b, g, k and 
 colours in the order red, blue, green, black.  Parsing accepts any case, colour letters for
 colour names, and extra white space.
 """
+from typing import Union
+
 from tne_ai.core.board import COLOURS, COLOUR_LETTERS, MONUMENTS, MONUMENT_NAMES, SQUARES, parse_square, square_name
 import numpy as np
 
@@ -14,7 +16,7 @@ from tne_ai.core import state as S
 _SWAP_INDEX = {tuple(int(x) for x in row): i for i, row in enumerate(S.SWAP_COUNTS)}
 
 
-def move_text(code):
+def move_text(code: Union[int, np.integer]) -> str:
     """The canonical text of an action code."""
     code = int(code)
     if S.A_TILE <= code < S.A_LEADER:
@@ -46,7 +48,7 @@ def move_text(code):
     raise NotationError(f"action code {code} is outside 0..{S.N_ACTIONS - 1}")
 
 
-def parse_colour(word):
+def parse_colour(word: str) -> int:
     w = word.strip().lower()
     if w in COLOURS:
         return COLOURS.index(w)
@@ -55,26 +57,26 @@ def parse_colour(word):
     return -1
 
 
-def _colour(word, text):
+def _colour(word: str, text: str) -> int:
     c = parse_colour(word)
     if c < 0:
         raise NotationError(f"'{clip(word, 40)}' is not a colour (red, blue, green, black or r, b, g, k) in move '{clip(text, 80)}'")
     return c
 
 
-def _square(word, text):
-    s = parse_square(word)
+def _square(word: str, text: str) -> int:
+    s: int = parse_square(word)
     if s < 0:
         raise NotationError(f"'{clip(word, 40)}' is not a square (A1 to P11) in move '{clip(text, 80)}'")
     return s
 
 
-def _ascii_number(word):
+def _ascii_number(word: str) -> bool:
     """ASCII digits 0-9 only, at most 3 of them (str.isdigit() also takes '²' and '٣')."""
     return 0 < len(word) <= 3 and all("0" <= ch <= "9" for ch in word)
 
 
-def parse_move(text):
+def parse_move(text: object) -> int:
     """The action code of a move text; raises NotationError naming what is wrong."""
     if not isinstance(text, str):
         raise NotationError(f"a move must be text, not {type(text).__name__}")
@@ -136,8 +138,9 @@ class Move:
     """One move (an action or a decision), an int code with SPEC text; like chess.Move."""
 
     __slots__ = ("code",)
+    code: int
 
-    def __init__(self, code):
+    def __init__(self, code: Union[int, np.integer]) -> None:
         if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)) \
                 or not 0 <= code < S.N_ACTIONS:
             raise NotationError(f"an action code is an integer 0..{S.N_ACTIONS - 1}, not "
@@ -145,19 +148,19 @@ class Move:
         self.code = int(code)
 
     @classmethod
-    def from_text(cls, text):
+    def from_text(cls, text: str) -> "Move":
         return cls(parse_move(text))
 
-    def text(self):
+    def text(self) -> str:
         return move_text(self.code)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return move_text(self.code)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Move.from_text({move_text(self.code)!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self.code == other.code
         if isinstance(other, str):
@@ -167,8 +170,8 @@ class Move:
                 return False
         return NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.code)
 
-    def __int__(self):
+    def __int__(self) -> int:
         return self.code

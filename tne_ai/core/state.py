@@ -61,7 +61,11 @@ Kernels name the fields through the small inlined accessors below (``st[hand(p, 
 same accessor reads and writes.
 """
 import numpy as np
+import numpy.typing as npt
 from numba import njit
+
+# A state buffer as the Python code's annotations name it: int64, STATE_SIZE words.
+State = npt.NDArray[np.int64]
 
 # --- layout -------------------------------------------------------------------------------
 BB_TILE = 0

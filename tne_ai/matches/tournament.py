@@ -51,9 +51,17 @@ import re
 import signal
 import time
 from dataclasses import dataclass
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
 
 from tne_ai import limits as L
 from tne_ai.errors import TneError
+
+if TYPE_CHECKING:
+    from tne_ai.matches.ratings import Rating, Sprt
+
+# a game record (tne-game/1, tne_ai.core.formats): a JSON object
+Record = Dict[str, Any]
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 BACKENDS = ("local", "ray")
@@ -103,7 +111,7 @@ class ScheduledGame:
         return (self.table, self.deal)
 
 
-def check_agents(agents):
+def check_agents(agents: Mapping[str, str]) -> Dict[str, str]:
     """Check names and specs of ``{name: spec}``; returns a plain dict."""
     from tne_ai.agents.builtin import parse_spec
 
@@ -118,7 +126,8 @@ def check_agents(agents):
     return out
 
 
-def make_tables(agents, tables=None, players=None):
+def make_tables(agents: Mapping[str, str], tables: Optional[Sequence[Sequence[str]]] = None,
+                players: Optional[int] = None) -> List[Tuple[str, ...]]:
     """The tables (tuples of agent names by seat): ``tables`` as given, checked, or every
     combination of ``players`` (default 2) distinct agents."""
     names = list(agents)
@@ -596,19 +605,19 @@ class Standing:
     truncated: int = 0
     score_sum: int = 0  # lowest colour after treasures
     rank_sum: int = 0
-    elo: object = None  # ratings.Rating
-    multiplayer: object = None  # ratings.Rating (Plackett-Luce), 3-4 player tables only
+    elo: Optional["Rating"] = None
+    multiplayer: Optional["Rating"] = None  # Plackett-Luce, 3-4 player tables only
 
     @property
-    def mean_score(self):
+    def mean_score(self) -> float:
         return self.score_sum / self.games if self.games else math.nan
 
     @property
-    def mean_rank(self):
+    def mean_rank(self) -> float:
         return self.rank_sum / self.games if self.games else math.nan
 
-    def to_dict(self):
-        def num(x):
+    def to_dict(self) -> Dict[str, Any]:
+        def num(x: float) -> Optional[float]:
             return None if math.isnan(x) else round(x, 3)
         return {"agent": self.name, "spec": self.spec, "games": self.games, "wins": self.wins,
                 "shared": self.shared, "truncated": self.truncated,
@@ -679,26 +688,27 @@ def standings(agents, records):
 
 @dataclass
 class TournamentResult:
-    agents: dict
-    tables: list
+    """What ``run_tournament`` returns: the schedule, the records and the standings."""
+    agents: Dict[str, str]          # name: spec, in order (the first is the reference)
+    tables: List[Tuple[str, ...]]   # agent names by seat
     games_per_table: int
     seed: int
-    records: list  # in schedule order (with an SPRT: up to its decision)
-    standings: list
+    records: List[Record]  # in schedule order (with an SPRT: up to its decision)
+    standings: List[Standing]
     elo_method: str
     played: int  # games played by this call (the rest came from the resumed file)
     resumed: int
     ignored: int  # records in the resumed file of games outside this schedule
     elapsed: float
-    out: str = None
-    sprt: object = None  # ratings.Sprt
+    out: Optional[str] = None
+    sprt: Optional["Sprt"] = None
     scheduled: int = 0
 
     @property
-    def truncated(self):
+    def truncated(self) -> int:
         return sum(bool(r["meta"].get("truncated")) for r in self.records)
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         return {"agents": dict(self.agents), "tables": [list(t) for t in self.tables],
                 "deals_per_table": self.games_per_table, "seed": self.seed,
                 "games": len(self.records), "scheduled": self.scheduled,
@@ -803,9 +813,15 @@ def _parse_sprt(sprt, agents):
     return elo0, elo1
 
 
-def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
-                   backend="local", ray_address=None, out=None, resume=False, sprt=None,
-                   max_moves=DEFAULT_MAX_MOVES, progress=None, warn=None, visits=False):
+def run_tournament(agents: Mapping[str, str], tables: Optional[Sequence[Sequence[str]]] = None,
+                   players: Optional[int] = None, games: int = 1, seed: int = 0, jobs: int = 1,
+                   backend: str = "local", ray_address: Optional[str] = None,
+                   out: Optional[str] = None, resume: bool = False,
+                   sprt: Optional[Sequence[Union[float, str]]] = None,
+                   max_moves: int = DEFAULT_MAX_MOVES,
+                   progress: Optional[Callable[[int, int], None]] = None,
+                   warn: Optional[Callable[[str], None]] = None,
+                   visits: bool = False) -> TournamentResult:
     """Run a tournament and return a TournamentResult.
 
     ``agents``: ``{name: spec}`` in order (the first is the rating reference); ``tables``:
@@ -855,7 +871,7 @@ def run_tournament(agents, tables=None, players=None, games=1, seed=0, jobs=1,
     resumed = len(records)
 
     # the units in schedule order, for the SPRT
-    units = []
+    units: List[Tuple[Any, List[str]]] = []
     for g in plan:
         if not units or units[-1][0] != g.unit:
             units.append((g.unit, []))

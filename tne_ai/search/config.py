@@ -30,16 +30,20 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import NamedTuple, Optional
+from typing import (Any, Collection, Dict, Iterator, List, NamedTuple, Optional, Tuple, Type,
+                    Union)
 
 from tne_ai import limits as L
 from tne_ai.errors import TneError
+
+# an option's value as a config holds it (a number, a flag, a choice or a path; None: unset)
+OptionValue = Union[int, float, bool, str, None]
 
 # per evaluation: the exploration constant, widening, leaf settling, the commit margin, tree
 # reuse, no unopened winner and normalised UCB used unless given.  The basic evaluation's are
 # the frozen baseline's (no widening, no settling, no commit rule, no reuse, no rescue of
 # losing nodes, plain UCB).
-EVALUATION_DEFAULTS = {
+EVALUATION_DEFAULTS: Dict[str, Dict[str, OptionValue]] = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
               "reuse": False, "open_losing": 0.0, "norm": False},
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
@@ -53,7 +57,7 @@ EVALUATION_DEFAULTS["net"] = dict(EVALUATION_DEFAULTS["model"])
 # iteration costs about 1.7 times as much, and with 4 players it makes the reported win
 # chances overconfident (bench/README.md, "Normalised UCB and the one-ply root order" and
 # the calibration): it is off with 4 players.
-COUNT_DEFAULTS = {
+COUNT_DEFAULTS: Dict[str, Dict[str, Dict[int, OptionValue]]] = {
     "model": {"norm": {2: True, 3: True, 4: False}},
 }
 COUNT_DEFAULTS["net"] = COUNT_DEFAULTS["model"]
@@ -76,13 +80,13 @@ class OptionInfo(NamedTuple):
     ``EVALUATION_DEFAULTS``."""
     name: str
     type: str
-    default: object
+    default: OptionValue
     low: Optional[float]
     high: Optional[float]
     low_open: bool
     help: str
-    aliases: tuple = ()
-    choices: tuple = ()
+    aliases: Tuple[str, ...] = ()
+    choices: Tuple[str, ...] = ()
 
 
 _EVAL_OWN = " (default: the evaluation's own, EVALUATION_DEFAULTS)"
@@ -152,12 +156,12 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
 
-def options() -> list:
+def options() -> List[OptionInfo]:
     """The table of every search option (``OptionInfo`` rows, in a fixed order)."""
     return list(_ROWS)
 
 
-def canonical(name: str) -> str:
+def canonical(name: object) -> str:
     """The canonical name of an option or of one of its aliases; SearchConfigError if none."""
     key = str(name).strip().lower() if isinstance(name, str) else name
     if key in _BY_NAME:
@@ -168,19 +172,21 @@ def canonical(name: str) -> str:
                             f"(known: {', '.join(_BY_NAME)})")
 
 
-def _shown(v):
+def _shown(v: float) -> str:
     return str(v) if isinstance(v, int) else f"{v:g}"
 
 
-def _bounded(row, value, where):
+def _bounded(row: OptionInfo, value: float, where: str) -> float:
     lo, hi = row.low, row.high
+    if lo is None or hi is None:       # a number option always has both bounds
+        raise SearchConfigError(f"{where}: option {row.name} is not a number")
     if value < lo or value > hi or (row.low_open and value == lo):
         low = f"{_shown(lo)} < x" if row.low_open else f"{_shown(lo)} <= x"
         raise SearchConfigError(f"{where} is out of range ({low} <= {_shown(hi)})")
     return value
 
 
-def check_value(name, value, where=None):
+def check_value(name: str, value: object, where: Optional[str] = None) -> OptionValue:
     """The value of option ``name`` as the config holds it (ints as int, numbers as float,
     paths as str), or SearchConfigError naming the option, the value and its bound."""
     row = _BY_NAME[canonical(name)]
@@ -209,7 +215,7 @@ def check_value(name, value, where=None):
     return _bounded(row, int(value) if row.type == "int" else float(value), where)
 
 
-def parse_option(name: str, text: str, where: Optional[str] = None):
+def parse_option(name: str, text: str, where: Optional[str] = None) -> OptionValue:
     """The value of option ``name`` (or an alias) from its text, as a command-line flag gives
     it: parsed and bounded as in a spec (ASCII numbers only); SearchConfigError naming
     ``where`` (default ``option name=text``) and the bound.
@@ -226,7 +232,7 @@ def parse_option(name: str, text: str, where: Optional[str] = None):
     return _from_text(row, text, where or f"option {row.name}={L.clip(text, 40)}")
 
 
-def _from_text(row, text, where):
+def _from_text(row: OptionInfo, text: str, where: str) -> OptionValue:
     """An option's value from its spec text: ASCII numbers only (no inf, nan, '٣')."""
     if row.type in ("choice", "path"):
         if not text:
@@ -270,11 +276,11 @@ class SearchConfig:
     time: Optional[float] = None
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for row in _ROWS:
             object.__setattr__(self, row.name, check_value(row.name, getattr(self, row.name)))
 
-    def replace(self, **kw) -> "SearchConfig":
+    def replace(self, **kw: Any) -> "SearchConfig":
         """A copy with the options given changed (canonical names or aliases), checked."""
         changes = {}
         for key, value in kw.items():
@@ -292,13 +298,14 @@ class SearchConfig:
         if players is not None:
             for k, by_count in COUNT_DEFAULTS.get(self.evaluation, {}).items():
                 own[k] = by_count[players]
-        fill = {k: v for k, v in own.items() if getattr(self, k) is None}
+        # values of several types, each checked by the dataclass as it is put in
+        fill: Dict[str, Any] = {k: v for k, v in own.items() if getattr(self, k) is None}
         if self.leader is None:
             from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER
             fill["leader"] = float(EVAL_DEFAULT[W_LEADER])
         return dataclasses.replace(self, **fill) if fill else self
 
-    def changed(self) -> dict:
+    def changed(self) -> Dict[str, OptionValue]:
         """{canonical name: value} of the options that differ from the defaults."""
         return {row.name: getattr(self, row.name) for row in _ROWS
                 if getattr(self, row.name) != row.default}
@@ -308,19 +315,21 @@ class SearchConfig:
         """The config of an ``mcts:`` agent spec (``mcts:iterations=5000,c=0.7``; the
         ``mcts:`` may be left out).  Every name of ``options()`` and its aliases is
         accepted; SearchConfigError names the first bad option."""
-        return cls(**spec_values(spec))
+        values: Dict[str, Any] = spec_values(spec)    # each value checked for its option
+        return cls(**values)
 
     def to_spec(self) -> str:
         """The ``mcts:`` spec of this config: the changed options by canonical name
         (``from_spec(cfg.to_spec()) == cfg``)."""
-        def text(v):
+        def text(v: OptionValue) -> str:
             if isinstance(v, bool):
                 return "1" if v else "0"
             return repr(v) if isinstance(v, float) else str(v)
         return "mcts:" + ",".join(f"{k}={text(v)}" for k, v in self.changed().items())
 
 
-def spec_items(rest, spec, kind, known, listed, error):
+def spec_items(rest: str, spec: str, kind: str, known: Collection[str], listed: List[str],
+               error: Type[Exception]) -> Iterator[Tuple[str, str]]:
     """(key, value text) of each ``key=value`` of an agent spec's option text ``rest``
     (lower-case keys, stripped values); ``error`` (an exception class) names an item
     without ``=`` or a key not in ``known`` (``listed`` is what the message lists)."""
@@ -336,7 +345,7 @@ def spec_items(rest, spec, kind, known, listed, error):
         yield key, text.strip()
 
 
-def spec_values(spec: str) -> dict:
+def spec_values(spec: object) -> Dict[str, OptionValue]:
     """{canonical name: checked value} of the options an ``mcts:`` spec gives (the parser
     behind ``SearchConfig.from_spec`` and the ``mcts`` agent spec); SearchConfigError names
     the first bad option."""

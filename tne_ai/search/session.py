@@ -18,13 +18,16 @@ determinizations of his view (search/determinize.py), never on the other hands o
 order in the state given.
 """
 import math
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union,
+                    cast)
 
 import numpy as np
+import numpy.typing as npt
 
 from tne_ai.core import state as S
 from tne_ai.core.rules.apply import apply_action
@@ -39,6 +42,17 @@ from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING,
                    CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes, reusable_node, run_iterations,
                    smallest_commit, thread_seed)
 from tne_ai.search.tree import Scratch, Tree, copy_subtree
+
+if TYPE_CHECKING:
+    from tne_ai.position import Position
+
+State = S.State
+# what a search is made from: a Position or its state buffer
+PositionOrState = Union["Position", State]
+# (action code, visits, mean reward of the mover) of a root move
+Alternative = Tuple[int, int, float]
+# arrays of weights (the fitted evaluation's, the move-kind prior's)
+Weights = npt.ArrayLike
 
 # Nodes per thread a search grows to unless ``capacity`` is set: one node per iteration at
 # most; a time budget is sized at 200,000 iterations a second (above what one thread
@@ -86,22 +100,38 @@ class SearchInfo:
     win_chances: List[float]
     forced: bool = False
     stopped: bool = False
-    alternatives: list = field(default_factory=list)   # (action, visits, mean), all root moves
+    alternatives: List[Alternative] = field(default_factory=list)   # all root moves
     exact: bool = False
 
 
-def _state_of(position_or_state):
+def _state_of(position_or_state: object) -> State:
     st = getattr(position_or_state, "st", position_or_state)
     if not isinstance(st, np.ndarray) or st.dtype != np.int64 or st.shape != (S.STATE_SIZE,):
         raise SearchError("a search needs a Position or a state array (int64, STATE_SIZE)")
-    return st.copy()
+    copy: State = st.copy()
+    return copy
+
+
+# the trees a search inherits from: (trees, the root they were searched from, its viewer)
+Inherited = Tuple[List[Optional[Tree]], State, int]
 
 
 class Search:
     """A persistent search of one position for the player to act there (see the module)."""
 
-    def __init__(self, position_or_state, config: Optional[SearchConfig] = None, *, weights=None,
-                 prior_w=None, reuse=None) -> None:
+    config: SearchConfig
+    root: State                          # the state searched from
+    viewer: int                          # the player to act there
+    legal: List[int]                     # the legal moves at the root
+    trees: List[Optional[Tree]]          # one per thread (None until it runs)
+    scratch: List[Scratch]
+    iterations: int                      # run since the root was set
+    seconds: float
+    _inherit: Optional[Inherited]        # the trees to take this root's subtree from
+
+    def __init__(self, position_or_state: PositionOrState, config: Optional[SearchConfig] = None,
+                 *, weights: Optional[Weights] = None, prior_w: Optional[Weights] = None,
+                 reuse: Union["Search", "SearchResult", None] = None) -> None:
         """``config``: a SearchConfig (default ``SearchConfig()``); ``weights``/``prior_w``:
         arrays replacing the config's weights; ``reuse``: an earlier Search (or the
         SearchResult of ``search()``) whose subtree of this position the trees start from,
@@ -117,7 +147,7 @@ class Search:
         self._cfg = np.zeros(CFG_SIZE)
         self._cfg[CFG_WIDEN_C] = cfg.widen
         self._cfg[CFG_WIDEN_A] = cfg.widen_exp
-        self._cfg[CFG_EVEN_ROOT] = 1.0 if cfg.commit_margin > 0 else 0.0
+        self._cfg[CFG_EVEN_ROOT] = 1.0 if (cfg.commit_margin or 0.0) > 0 else 0.0
         self._cfg[CFG_C] = cfg.c
         self._cfg[CFG_ROLLOUT] = cfg.rollout
         self._cfg[CFG_OPEN_LOSING] = cfg.open_losing
@@ -128,10 +158,11 @@ class Search:
         self._lock = threading.Lock()          # one run at a time
         self._rngs = [make_rng(thread_seed(cfg.seed, i)) for i in range(cfg.threads)]
         self._set_root(st)
-        if reuse is not None and getattr(reuse, "trees", None):
+        if reuse is not None and reuse.trees and reuse.root is not None \
+                and reuse.viewer is not None:
             self._inherit = (reuse.trees, reuse.root, reuse.viewer)
 
-    def _set_root(self, st, inherit=None):
+    def _set_root(self, st: State, inherit: Optional[Inherited] = None) -> None:
         moves = np.empty(S.MAX_MOVES, dtype=np.int64)
         n = legal_moves(st, moves) if st[S.PHASE] != S.PH_OVER else 0
         if n == 0:
@@ -141,11 +172,12 @@ class Search:
         self.legal = [int(m) for m in moves[:n]]
         self.trees = [None] * self.config.threads
         self.scratch = [Scratch() for _ in range(self.config.threads)]
-        self._net_scratch = [None if self._net is None else value_scratch(self._net)
-                             for _ in range(self.config.threads)]
+        self._net_scratch: List[Optional[tuple]] = [
+            None if self._net is None else value_scratch(self._net)
+            for _ in range(self.config.threads)]
         self.iterations = 0
         self.seconds = 0.0
-        self._inherit = inherit                 # (trees, root, viewer) to take subtrees from
+        self._inherit = inherit                # (trees, root, viewer) to take subtrees from
 
     # --- running ------------------------------------------------------------------------
     @property
@@ -154,7 +186,8 @@ class Search:
         return len(self.legal) == 1
 
     def run(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
-            report=None, every: Optional[float] = None) -> "SearchInfo":
+            report: Optional[Callable[["SearchInfo"], None]] = None,
+            every: Optional[float] = None) -> "SearchInfo":
         """Continue the search: ``iterations`` more (all threads together) and/or
         ``seconds`` more, whichever ends first; neither: until ``stop()``.  Returns
         ``result()``.  A forced move is not searched.  ``report(info)``, when given, is
@@ -182,7 +215,7 @@ class Search:
         stop before a run starts ends that run after its first batch)."""
         self._stop.set()
 
-    def _capacity(self, share, seconds):
+    def _capacity(self, share: Optional[int], seconds: Optional[float]) -> int:
         if self.config.capacity is not None:
             return self.config.capacity
         if share is not None:
@@ -193,7 +226,7 @@ class Search:
             need = max(1 << 16, int(seconds * NODES_PER_SECOND)) if seconds is not None else 1 << 16
         return min(need, AUTO_NODES)
 
-    def _tree(self, i, share, seconds):
+    def _tree(self, i: int, share: Optional[int], seconds: Optional[float]) -> Tree:
         """Thread i's tree, made (from an inherited subtree when there is one) or grown to
         hold this run's nodes."""
         want = self._capacity(share, seconds)
@@ -211,14 +244,16 @@ class Search:
         self.trees[i] = tree
         return tree
 
-    def _inherited(self, i):
+    def _inherited(self, i: int) -> Optional[Tuple[Tree, int]]:
         """(old tree, node) whose subtree is this root in thread i's inherited tree, or None."""
         if self._inherit is None:
             return None
         trees, root, viewer = self._inherit
         return _subtree_of(trees[i] if i < len(trees) else None, root, viewer, self.root, self.legal)
 
-    def _run(self, iterations, seconds, report=None, every=None):
+    def _run(self, iterations: Optional[int], seconds: Optional[float],
+             report: Optional[Callable[[SearchInfo], None]] = None,
+             every: Optional[float] = None) -> None:
         # --- exact endings (search/ending.py): when the game can end within the mover's own
         # actions, the turn is scored to its end over sampled worlds and no tree is grown
         if ending.run(self, iterations, seconds, report, every):
@@ -233,19 +268,23 @@ class Search:
         self._inherit = None
         pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         try:
-            clock = [None if report is None else start + every]   # the next report's time
+            # the next report's time
+            clock: List[Optional[float]] = [None if report is None or every is None
+                                            else start + every]
             self._rounds(pool, iterations, deadline, report, every, clock)
         finally:
             if pool is not None:
                 pool.shutdown()
 
-    def _rounds(self, pool, iterations, deadline, report, every, clock):
+    def _rounds(self, pool: Optional[ThreadPoolExecutor], iterations: Optional[int],
+                deadline: Optional[float], report: Optional[Callable[[SearchInfo], None]],
+                every: Optional[float], clock: List[Optional[float]]) -> None:
         """Run ``iterations`` (all threads together; None: no count) until ``deadline``
         (None: none) or stop, in rounds of batches that pause for ``report(result())`` at
         the times ``clock[0]`` (then ``every`` seconds later; one round unless ``report`` is
         given)."""
         threads = self.config.threads
-        left = [None] * threads
+        left: List[Optional[int]] = [None] * threads
         if iterations is not None:
             left = [iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
         while True:     # rounds of batches: one round unless reports are asked for
@@ -253,26 +292,28 @@ class Search:
             until = deadline if clock[0] is None else \
                 (clock[0] if deadline is None else min(deadline, clock[0]))
 
-            def one(j):
+            def one(j: int) -> int:
                 return self._batches(j, left[j], until)
             done = [one(0)] if pool is None else list(pool.map(one, range(threads)))
             self.iterations += sum(done)
             self.seconds += time.perf_counter() - begin
             left = [None if x is None else x - d for x, d in zip(left, done)]
             now = time.perf_counter()
-            if clock[0] is not None and now >= clock[0]:
+            if clock[0] is not None and now >= clock[0] and report is not None \
+                    and every is not None:
                 report(self.result())
                 clock[0] = time.perf_counter() + every
             if self._stop.is_set() or (deadline is not None and now >= deadline) \
                     or all(x is not None and x <= 0 for x in left) or clock[0] is None:
                 return
 
-    def _batches(self, i, budget, deadline):
+    def _batches(self, i: int, budget: Optional[int], deadline: Optional[float]) -> int:
         """Batches of iterations on thread i's tree until its budget, the deadline or stop;
         a tree about to fill is grown first (twice the size, up to AUTO_NODES) unless the
         config fixes the capacity."""
         batch = self.config.batch
         tree, scratch, rng = self.trees[i], self.scratch[i], self._rngs[i]
+        assert tree is not None, "a thread's tree is made before it runs (_tree)"
         done = 0
         while True:
             step = batch if budget is None else min(batch, budget - done)
@@ -296,7 +337,7 @@ class Search:
         summed, most visited first (ties: the better mean, then the lower code)."""
         if self.forced:
             return [(self.legal[0], 0, 0.0)]
-        stats = {}
+        stats: Dict[int, Tuple[int, float]] = {}
         for tree in self.trees:
             if tree is None:
                 continue
@@ -306,14 +347,15 @@ class Search:
         return sorted(((a, v, val / v if v else 0.0) for a, (v, val) in stats.items()),
                       key=lambda x: (-x[1], -x[2], x[0]))
 
-    def best_move(self, alternatives: Optional[list] = None) -> int:
+    def best_move(self, alternatives: Optional[List[Alternative]] = None) -> int:
         """The move to play: the most visited, except at a root commit decision with a
         commit margin, where ``smallest_commit`` chooses (search/mcts.py)."""
         alternatives = self.alternatives() if alternatives is None else alternatives
         if not alternatives:
             return self.legal[0]
         move = alternatives[0][0]
-        if self.config.commit_margin > 0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) \
+        margin = self.config.commit_margin or 0.0       # resolved: never None
+        if margin > 0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) \
                 and alternatives[0][1] > 0:
             move = smallest_commit(alternatives, self.config.commit_margin, commit_outcomes(self.root))
         return move
@@ -328,23 +370,27 @@ class Search:
         tree where the move has the most visits.  It ends where his turn ends, where
         another player acts, or after a swap that draws tiles (what he draws is unknown);
         each move's win chance is the mean reward of its node for him (None: unvisited)."""
-        best, node = None, -1
+        best: Optional[Tree] = None
+        node = -1
         for tree in self.trees:
-            for ch in (tree.children(0) if tree is not None else ()):
+            if tree is None:
+                continue
+            for ch in tree.children(0):
                 if int(tree.action[ch]) == move and (best is None or tree.visits[ch] > best.visits[node]):
                     best, node = tree, ch
         line, wins = [int(move)], [_mean(best, node)]
         st = own_next(self.root, move)
         while best is not None and st is not None and len(line) < PV_MAX:
-            kids = [ch for ch in best.children(node) if best.visits[ch] > 0]
+            t = best
+            kids = [ch for ch in t.children(node) if t.visits[ch] > 0]
             if not kids:
                 break
-            node = max(kids, key=lambda ch: (int(best.visits[ch]), -int(best.action[ch])))
-            if int(best.player[node]) != self.viewer:
+            node = max(kids, key=lambda ch: (int(t.visits[ch]), -int(t.action[ch])))
+            if int(t.player[node]) != self.viewer:
                 break
-            line.append(int(best.action[node]))
-            wins.append(_mean(best, node))
-            st = own_next(st, int(best.action[node]))
+            line.append(int(t.action[node]))
+            wins.append(_mean(t, node))
+            st = own_next(st, int(t.action[node]))
         return line, wins
 
     def result(self, multipv: int = 1) -> SearchInfo:
@@ -352,13 +398,14 @@ class Search:
         first, then the most visited others), each with its principal variation."""
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
             raise SearchError(f"multipv={multipv!r}: a positive integer")
-        exact = ending.result(self, multipv, SearchInfo, MoveInfo, own_next)   # exact endings
+        # exact endings
+        exact: Optional[SearchInfo] = ending.result(self, multipv, SearchInfo, MoveInfo, own_next)
         if exact is not None:
             return exact
         alts = self.alternatives()
         move = self.best_move(alts)
         order = [a for a in alts if a[0] == move] + [a for a in alts if a[0] != move]
-        sums = sum(sc.move_sums for sc in self.scratch)
+        sums = cast(npt.NDArray[np.float64], sum(sc.move_sums for sc in self.scratch))
         players = int(self.root[S.PLAYERS])
         infos = []
         for a, v, m in order[:multipv]:
@@ -366,7 +413,7 @@ class Search:
             wins = [float(x / through) for x in sums[a, :players]] if through > 0 else None
             line, line_wins = self.pv_line(a)
             infos.append(MoveInfo(int(a), int(v), float(m), wins, line, line_wins))
-        root_sum = sum(sc.root_sum for sc in self.scratch)
+        root_sum = cast(npt.NDArray[np.float64], sum(sc.root_sum for sc in self.scratch))
         return SearchInfo(
             move=int(move), moves=infos, iterations=self.iterations,
             visits=sum(int(t.visits[0]) for t in self.trees if t is not None),
@@ -376,7 +423,7 @@ class Search:
             forced=self.forced, alternatives=alts)
 
     # --- moving on ----------------------------------------------------------------------
-    def advance(self, move_or_position) -> bool:
+    def advance(self, move_or_position: Union[int, np.integer, PositionOrState]) -> bool:
         """Move the root to the position after ``move`` (an action code legal at the root),
         or to a later position given (the state or Position after the opponents' decisions,
         for instance), keeping the subtree that leads there.  True when done; False, with
@@ -396,7 +443,7 @@ class Search:
         moves = np.empty(S.MAX_MOVES, dtype=np.int64)
         legal = [int(m) for m in moves[:legal_moves(after, moves)]]
         # a root that was never searched (a forced move) passes on the trees it inherited
-        source = (self.trees, self.root, self.viewer)
+        source: Inherited = (self.trees, self.root, self.viewer)
         if all(t is None for t in self.trees) and self._inherit is not None:
             source = self._inherit
         trees, root, viewer = source
@@ -410,19 +457,19 @@ class Search:
 PV_MAX = 16     # moves of a principal variation at most (a turn is two actions and decisions)
 
 
-def _mean(tree, node):
+def _mean(tree: Optional[Tree], node: int) -> Optional[float]:
     if tree is None or node < 0 or tree.visits[node] <= 0:
         return None
     return float(tree.value[node]) / int(tree.visits[node])
 
 
-def own_next(st, code):
+def own_next(st: State, code: int) -> Optional[State]:
     """The state after the player to act plays ``code``, while he still acts in the same
     turn and nothing unknown to him was drawn (a swap from a non-empty bag draws); else None."""
     if S.A_SWAP <= code < S.A_PASS and int(st[S.BAG_COUNT:S.BAG_COUNT + 4].sum()) > 0:
         return None
     me, turn = int(st[S.TO_ACT]), int(st[S.TURN])
-    child = st.copy()
+    child: State = st.copy()
     apply_action(child, int(code), make_rng(0))
     if child[S.PHASE] == S.PH_OVER or int(child[S.TO_ACT]) != me or int(child[S.TURN]) != turn:
         return None
@@ -444,7 +491,9 @@ def seconds_left(seconds: Optional[float], since: float) -> Optional[float]:
     return max(0.001, seconds - (time.perf_counter() - since))
 
 
-def next_search(last: Optional["Search"], position_or_state, config: SearchConfig, **kw) -> "Search":
+def next_search(last: Optional["Search"], position_or_state: PositionOrState,
+                config: SearchConfig, *, weights: Optional[Weights] = None,
+                prior_w: Optional[Weights] = None) -> "Search":
     """The Search for the next decision of a player: ``last`` moved on to the position
     (``advance``: its trees and random streams continue) when the config asks for reuse,
     the config is unchanged but for the seed, and the position follows from last's root;
@@ -454,10 +503,11 @@ def next_search(last: Optional["Search"], position_or_state, config: SearchConfi
     if last is not None and cfg.reuse and last.config.replace(seed=cfg.seed) == cfg \
             and last.advance(position_or_state):
         return last
-    return Search(position_or_state, config, **kw)
+    return Search(position_or_state, config, weights=weights, prior_w=prior_w)
 
 
-def _subtree_of(old, root, viewer, st, legal):
+def _subtree_of(old: Optional[Tree], root: State, viewer: int, st: State,
+                legal: Sequence[int]) -> Optional[Tuple[Tree, int]]:
     """(old, node) when tree old (searched from root for viewer) holds a node whose position
     is st as viewer sees it (``reusable_node``) and every child there is legal in st."""
     if old is None or viewer != int(st[S.TO_ACT]):
@@ -471,7 +521,7 @@ def _subtree_of(old, root, viewer, st, legal):
     return old, x
 
 
-def _grown(tree, capacity):
+def _grown(tree: Tree, capacity: int) -> Tree:
     """A copy of tree with room for capacity nodes (node numbers unchanged)."""
     bigger = Tree(capacity)
     n = int(tree.count[0])
@@ -481,13 +531,14 @@ def _grown(tree, capacity):
     return bigger
 
 
-def _value_net(cfg):
+def _value_net(cfg: SearchConfig) -> Optional[tuple]:
     """The value network's arrays (the kernels' tuple) when the config evaluates with it:
     the config's file, else the shipped one; None otherwise."""
     return net_of_file(cfg.net) if cfg.evaluation == "net" else None
 
 
-def _ingredients(cfg, weights, prior_w):
+def _ingredients(cfg: SearchConfig, weights: Optional[Weights], prior_w: Optional[Weights]
+                 ) -> Tuple[Optional[npt.NDArray[np.float64]], Optional[npt.NDArray[np.float64]]]:
     """(fitted evaluation weights or None, prior weights or None) for the config: arrays
     given win over the config's weights file, which wins over the shipped weights."""
     if weights is None and prior_w is None and cfg.weights is not None:
@@ -505,20 +556,22 @@ def _ingredients(cfg, weights, prior_w):
 class SearchResult:
     """The chosen move and the statistics behind it."""
 
-    def __init__(self, move, iterations, seconds, alternatives, nodes):
+    def __init__(self, move: int, iterations: int, seconds: float,
+                 alternatives: List[Alternative], nodes: int) -> None:
         self.move = move                  # action code
         self.iterations = iterations
         self.seconds = seconds
         self.alternatives = alternatives  # [(action, visits, mean value)], most visited first
         self.nodes = nodes
-        self.trees = []                   # the search trees, one per thread (for reuse)
-        self.root = None                  # the state searched from
-        self.viewer = None
+        self.trees: List[Optional[Tree]] = []   # the search trees, one per thread (for reuse)
+        self.root: Optional[State] = None       # the state searched from
+        self.viewer: Optional[int] = None
         self.reused = 0                   # iterations inherited from an earlier search
-        self.win_chances = None           # per player, the mean reward over the iterations
-        self.session = None               # the Search that made it (search/session.py)
+        # per player, the mean reward over the iterations
+        self.win_chances: Optional[List[float]] = None
+        self.session: Optional[Search] = None   # the Search that made it
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         from tne_ai.core.notation import move_text
         return {"move": move_text(self.move), "iterations": self.iterations,
                 "seconds": round(self.seconds, 4), "nodes": self.nodes,
@@ -531,7 +584,7 @@ _KEYWORDS = {"seconds": "time", "rollout_depth": "rollout", "leader_value": "lea
              "settle_leaves": "settle"}
 
 
-def config_of(config=None, **keywords):
+def config_of(config: Optional[SearchConfig] = None, **keywords: Any) -> SearchConfig:
     """The SearchConfig of ``search()``'s keyword arguments: ``config`` (default
     ``SearchConfig()``) with every keyword that is not None put in, by canonical name or
     alias (``search(evaluation="basic", widen=0)``, ``search(config=cfg, seconds=2)``)."""
@@ -541,10 +594,19 @@ def config_of(config=None, **keywords):
     return (config if config is not None else SearchConfig()).replace(**given)
 
 
-def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, rollout_depth=None,
-           leader_value=None, capacity=None, batch=None, evaluation=None, prior=None,
-           widen=None, widen_exp=None, settle_leaves=None, weights=None, prior_w=None,
-           commit_margin=None, reuse=None, config=None, on_start=None):
+def search(st: PositionOrState, iterations: Optional[int] = None,
+           seconds: Optional[float] = None, threads: Optional[int] = None,
+           seed: Optional[int] = None, c: Optional[float] = None,
+           rollout_depth: Optional[int] = None, leader_value: Optional[float] = None,
+           capacity: Optional[int] = None, batch: Optional[int] = None,
+           evaluation: Optional[str] = None, prior: Optional[str] = None,
+           widen: Optional[float] = None, widen_exp: Optional[float] = None,
+           settle_leaves: Optional[bool] = None,
+           weights: Union[Weights, str, "os.PathLike[str]", None] = None,
+           prior_w: Optional[Weights] = None, commit_margin: Optional[float] = None,
+           reuse: Union["Search", "SearchResult", None] = None,
+           config: Optional[SearchConfig] = None,
+           on_start: Optional[Callable[["Search"], None]] = None) -> "SearchResult":
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
     by summing visits and values per action.  Returns a SearchResult.
@@ -562,22 +624,27 @@ def search(st, iterations=None, seconds=None, threads=None, seed=None, c=None, r
     (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
     whose tree is continued when this position follows from its root; ``on_start(s)`` is
     called with the Search before it runs, so that another thread can ``s.stop()`` it."""
-    if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
-        weights_path, weights = weights, None
+    arrays: Optional[Weights] = None
+    weights_path: Union[str, "os.PathLike[str]", None] = None
+    if isinstance(weights, (str, bytes, os.PathLike)):
+        weights_path = weights if not isinstance(weights, bytes) else weights.decode()
     else:
-        weights_path = None
+        arrays = weights
     cfg = config_of(config, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
                     c=c, rollout_depth=rollout_depth, leader_value=leader_value,
                     capacity=capacity, batch=batch, evaluation=evaluation, prior=prior,
                     widen=widen, widen_exp=widen_exp, settle_leaves=settle_leaves,
                     commit_margin=commit_margin, weights=weights_path)
-    if weights is None and prior_w is None and cfg.weights is not None:
+    if arrays is None and prior_w is None and cfg.weights is not None:
         from tne_ai.search.evaluate import load_weights
-        weights, prior_w = load_weights(cfg.weights)
-    return _search(st, cfg.resolved(int(_state_of(st)[S.PLAYERS])), weights, prior_w, reuse, on_start)
+        arrays, prior_w = load_weights(cfg.weights)
+    return _search(st, cfg.resolved(int(_state_of(st)[S.PLAYERS])), arrays, prior_w, reuse,
+                   on_start)
 
 
-def _search(st, cfg, weights, prior_w, reuse, on_start=None):
+def _search(st: PositionOrState, cfg: SearchConfig, weights: Optional[Weights],
+            prior_w: Optional[Weights], reuse: Union["Search", "SearchResult", None],
+            on_start: Optional[Callable[["Search"], None]] = None) -> "SearchResult":
     """search() with a resolved SearchConfig: one run of a new ``Search`` (search/session.py)
     from the subtree of ``reuse`` when the position follows from it."""
     if cfg.iterations is None and cfg.time is None:
