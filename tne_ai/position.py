@@ -96,6 +96,22 @@ class Position:
     def copy(self) -> "Position":
         return Position(self.st.copy(), self.known_hands, self.bag_known, self.rng.copy())
 
+    def view(self, seat: Optional[int], seed: int = 0) -> "Position":
+        """The position as ``seat`` sees it: its own hand, the board, the scores and every
+        public count; the other hands unknown (a guess dealt with ``seed`` from the tiles
+        seat cannot see, which the engine never shows) and the bag's order unknown (a
+        counted bag).  ``None``: a watcher's view, no hand known.  The same position as
+        ``Position.from_json`` of ``to_json()`` with only seat's hand and no bag, made
+        without the JSON (tne_ai.core.formats.view_state)."""
+        from tne_ai.core.formats import view_state
+        if seat is not None:
+            self.hand(seat)             # a seat of this game, or TneError
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) \
+                or not 0 <= seed <= MAX_SEED:
+            raise TneError(f"seed must be an integer 0 to {MAX_SEED}, not {clip(repr(seed))}")
+        st: State = view_state(self.st, seat, int(seed))
+        return Position(st, [i == seat for i in range(self.players)], False, make_rng(seed))
+
     # --- moves -----------------------------------------------------------------------------
     def legal_codes(self) -> List[int]:
         # a move buffer per call (no module-level scratch), so threads sharing no Position

@@ -13,9 +13,9 @@ Spec: ``engine:CMD`` or ``engine[KEY=VALUE,...]:CMD``, e.g. ``engine:python my_b
 ``set.NAME``    the engine option NAME (``set.reuse=false``); the value is read as JSON
                 (numbers, true, false), else as a string
 
-What the engine sees: the position as its seat sees it (``position_to_dict`` with only its own
-hand known and no bag, so the other hands are ``null`` and the bag is left to counts) and the
-legal moves, never a hand it was not given.
+What the engine sees: the position as its seat sees it (``Position.view``'s tne-position/1
+object: only its own hand known and no bag, so the other hands are ``null`` and the bag is left
+to counts) and the legal moves, never a hand it was not given.
 
 Time: with ``time`` T the move must arrive within T + ``margin(T)`` = T + max(0.5 s, T/2)
 of the ``go``; with only ``iterations``, within ``timeout``.  An engine that exits, sends
@@ -283,12 +283,10 @@ class ExternalAgent(Agent):
 
     # --- moves --------------------------------------------------------------------------
     def choose(self, position):
-        from tne_ai.core.formats import position_to_dict
         if self.proc is None:
             self._start()
         me = position.to_act
-        n = position.players
-        view = position_to_dict(position.st, [i == me for i in range(n)], False)
+        view = position.view(me).to_json()
         legal = position.legal_codes()
         texts = sorted(move_text(c) for c in legal)
         self._send({"type": "position", "position": view, "legal": texts})

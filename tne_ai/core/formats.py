@@ -877,6 +877,66 @@ def position_file_text(d):
     return "{\n" + ",\n".join(f"  {json.dumps(k)}: {value(v)}" for k, v in d.items()) + "\n}"
 
 
+# the fields a seat's view copies from the state as they are (the rest follows from these)
+_VIEW_FIELDS = ((S.BB_TILE, S.BB_LEADER + 3), (S.LEADER_SQ, S.LEADER_SQ + 16),
+                (S.CATASTROPHES, S.CATASTROPHES + 4), (S.SCORE, S.SCORE + 20),
+                (S.MON_SQ, S.MON_SQ + 6), (S.MON_TILES, S.MON_TILES + 6),
+                (S.OUT_OF_GAME, S.OUT_OF_GAME + 4), (S.HIDDEN_DISCARDS, S.HIDDEN_DISCARDS + 1),
+                (S.PLAYERS, S.ACTIONS_LEFT + 1))
+
+
+def view_state(st, seat, seed=0):
+    """The state as ``seat`` sees it (None: a watcher, who sees no hand): what the
+    tne-position/1 object of ``position_to_dict(st, [i == seat ...], False)`` holds, made
+    from st directly.  The other hands are a guess dealt from the tiles seat cannot see with
+    ``numpy.random.default_rng(seed)``, then the hidden discards, and the rest is a counted
+    bag, exactly as ``position_from_dict`` deals them from that object."""
+    n = int(st[S.PLAYERS])
+    if st[S.BAG_ORDERED] == S.BAG_EXTERNAL and st[S.DRAWS_OWED:S.DRAWS_OWED + 4].any():
+        raise PositionError("bag: draws are owed to an outside source (a chance node); settle "
+                            "them before making a seat's view")
+    view = S.empty_state()
+    for lo, hi in _VIEW_FIELDS:
+        view[lo:hi] = st[lo:hi]
+    # the pending decision's fields, as position_from_dict sets them (_read_pending)
+    turn, phase = int(st[S.TURN]), int(st[S.PHASE])
+    view[S.PHASE], view[S.TO_ACT] = S.PH_ACTION, turn
+    if phase in (S.PH_ACTION, S.PH_OVER):
+        if int(st[S.ACTIONS_LEFT]) == 0:
+            view[S.PHASE] = S.PH_OVER
+    else:
+        view[S.PHASE] = phase
+    if phase in (S.PH_REVOLT, S.PH_WAR):
+        commit = int(st[S.CF_COMMIT])
+        view[S.CF_COLOUR:S.CF_COMMIT + 1] = st[S.CF_COLOUR:S.CF_COMMIT + 1]
+        view[S.CF_COMMIT] = max(commit, -1)
+        view[S.TO_ACT] = st[S.CF_ATTACKER] if commit < 0 else st[S.CF_DEFENDER]
+    if phase in (S.PH_WAR_CHOICE, S.PH_WAR):
+        view[S.UNIFY_SQ] = view[S.PLACED_SQ] = st[S.UNIFY_SQ]
+    if phase == S.PH_MONUMENT:
+        view[S.PLACED_SQ] = st[S.PLACED_SQ]
+    if phase == S.PH_TREASURE:
+        view[S.TO_ACT] = st[S.TO_ACT]
+    # the hands: seat's own as it is, the others dealt from the unseen tiles
+    counts = [[int(x) for x in st[S.HAND + 4 * i:S.HAND + 4 * i + 4]] if i == seat else None
+              for i in range(n)]
+    sizes = [int(st[S.HAND + 4 * i:S.HAND + 4 * i + 4].sum()) for i in range(n)]
+    for i, h in enumerate(counts):
+        if h is not None:
+            view[S.HAND + 4 * i:S.HAND + 4 * i + 4] = h
+    cells = board_cells(st)
+    pool = []
+    for c, letter in enumerate(B.COLOUR_LETTERS):
+        in_monuments = 4 * sum(1 for m in range(6)
+                               if st[S.MON_SQ + m] >= 0 and st[S.MON_TILES + m] == c)
+        in_hand = sum(h[c] for h in counts if h is not None)
+        pool.append(int(B.TILES_PER_COLOUR[c]) - cells.count(letter) - in_monuments - in_hand
+                    - int(st[S.OUT_OF_GAME + c]))
+    _deal_unknown(view, _Hands(counts, sizes), int(st[S.HIDDEN_DISCARDS]), _Bag(False), pool,
+                  seed)
+    return view
+
+
 # --- game records -----------------------------------------------------------------------------
 
 def game_result(scores):

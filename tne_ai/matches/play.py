@@ -203,7 +203,6 @@ def engine_hint(p, seat, arg=""):
     (HINT_ITERATIONS by default) of the seat's own view (the other hands unknown, the bag's
     order too), its top moves with visits and win chance, and which are within noise of the
     best (noise.py)."""
-    from tne_ai.core.formats import position_to_dict
     from tne_ai.search.noise import noise_note, standard_error
     from tne_ai.search.session import search
     iterations = HINT_ITERATIONS
@@ -212,8 +211,7 @@ def engine_hint(p, seat, arg=""):
             iterations = parse_int(arg, "hint", 100, HINT_MAX_ITERATIONS)
         except TneError as e:
             return [f"{e}; 'hint N' searches N iterations, 100 to {HINT_MAX_ITERATIONS}"]
-    known = [k == seat for k in range(p.players)]
-    view = Position.from_json(position_to_dict(p.st, known, False), seed=0)
+    view = p.view(seat)
     result = search(view.st, iterations=iterations, seed=0)
     top = result.alternatives[:5]
     lines = [f"engine's suggestion ({result.iterations} iterations, from your view; win "

@@ -76,15 +76,12 @@ def classify(loss):
 
 
 def positions_of(record):
-    """Yield (ply, mover, the mover's view as a tne-position/1 dict, move text) for each move
-    of a checked tne-game/1 record."""
-    from tne_ai.core.formats import position_to_dict
+    """Yield (ply, mover, the position before the move (a Position of its own), move text)
+    for each move of a checked tne-game/1 record."""
     from tne_ai.position import Position
     p = Position.from_json(record["start"])
     for ply, text in enumerate(record["moves"]):
-        me = p.to_act
-        view = position_to_dict(p.st, [i == me for i in range(p.players)], False)
-        yield ply, me, view, text
+        yield ply, p.to_act, p.copy(), text
         try:
             p.push(text)
         except TneError as e:
@@ -126,12 +123,11 @@ def after_move_win(st, code, player, iterations, seconds, seed, config=None):
 
 
 def review_move(task):
-    """One row of a review: the task is (ply, player, view, move text, iterations, seconds,
-    seed, SearchConfig); picklable, so --jobs can farm it out."""
+    """One row of a review: the task is (ply, player, the player's view (a Position,
+    ``Position.view``), move text, iterations, seconds, seed, SearchConfig); picklable, so
+    --jobs can farm it out."""
     from tne_ai.core.notation import parse_move
-    from tne_ai.position import Position
-    ply, player, view, text, iterations, seconds, seed, config = task
-    p = Position.from_json(view, seed=seed)
+    ply, player, p, text, iterations, seconds, seed, config = task
     row = {"ply": ply, "player": player, "move": text}
     only = forced(p.st)
     if only is not None:
@@ -199,9 +195,11 @@ def review(record, iterations=None, seconds=None, jobs=1, seed=None, progress=No
         net_of_file(cfg.net)
     record = load_game_record(record)
     base = cfg.replace(iterations=None, time=None, seed=0)
-    tasks = [(ply, me, view, text, cfg.iterations, cfg.time,
-              (cfg.seed * 1000003 + ply) & 0x7FFFFFFF, base)
-             for ply, me, view, text in positions_of(record)]
+    tasks = []
+    for ply, me, before, text in positions_of(record):
+        seed = (cfg.seed * 1000003 + ply) & 0x7FFFFFFF
+        tasks.append((ply, me, before.view(me, seed=seed), text, cfg.iterations, cfg.time, seed,
+                      base))
     rows = [None] * len(tasks)
     if progress:
         progress(0, len(tasks))

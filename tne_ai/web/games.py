@@ -585,9 +585,8 @@ def hint(game, seat, iterations=HINT_ITERATIONS):
         st = game.position.st
         if game.position.is_over() or int(st[S.TO_ACT]) != seat or game.seats[seat] != HUMAN:
             raise RequestError(f"player {seat} is not to move", 409)
-        view = views.position_view(st, seat)
         ply = len(game.log)
-    p = Position.from_json(view, seed=ply)
+        p = game.position.view(seat, seed=ply)
     info = Search(p.st, SearchConfig(seed=game.seed * 1009 + ply)).run(iterations=iterations)
     return {"move": move_text(info.move), "iterations": info.iterations,
             "visits": info.visits, "top": views.share_marks(p.st, info.alternatives)}
