@@ -16,7 +16,7 @@ from tne_ai.core.rules.rng import make_rng
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import search
-from tne_ai.search.session import Search, SearchError
+from tne_ai.search.session import Search, SearchError, SearchInfo, SearchResult
 
 from test_search import first_walk
 
@@ -91,6 +91,22 @@ def test_advance_matches_search_with_reuse():
     assert again.reused > 0 and info.visits == again.reused + 2000
     assert s.advance(after) is True                       # the same subtree, found by advance
     assert s.run(iterations=2000).visits == again.reused + 2000
+
+
+def test_search_returns_the_result_of_one_run_of_a_search():
+    """search() is one run of a new Search: the same SearchInfo (SearchResult is its old
+    name), with that Search as its session, the statistics equal to those of the same run."""
+    pos = Position.new(3, seed=6)
+    got = search(pos.st, iterations=900, seed=8)
+    run = Search(pos, SearchConfig(seed=8)).run(iterations=900)
+    assert SearchResult is SearchInfo and type(got) is SearchInfo
+    assert (got.move, got.moves, got.alternatives, got.win_chances) == \
+        (run.move, run.moves, run.alternatives, run.win_chances)
+    assert (got.iterations, got.visits, got.nodes, got.reused) == \
+        (900, 900, run.nodes, 0)
+    assert got.session is not None and got.trees is got.session.trees
+    assert got.root is got.session.root and got.viewer == 0
+    assert run.session is None and run.trees == [] and run.root is None
 
 
 def test_multipv_lines_are_legal_and_stay_with_the_player_to_move():

@@ -7,7 +7,7 @@ principal variation from the tree; tne_ai/search/report.py words it.
 Win chance
 ----------
 The win chance of a move is the search's mean reward of that root action for the player who
-chooses it (SearchResult.alternatives: ``(action, visits, mean)``; a won game is 1, a shared
+chooses it (SearchInfo.alternatives: ``(action, visits, mean)``; a won game is 1, a shared
 first place its share, a lost one 0, an unfinished line the evaluation's win estimate).  The
 win chance of a position is that of its best (most visited) move.
 

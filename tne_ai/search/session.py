@@ -23,13 +23,14 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union,
-                    cast)
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple,
+                    TypedDict, Union, cast)
 
 import numpy as np
 import numpy.typing as npt
 
 from tne_ai.core import state as S
+from tne_ai.core.notation import move_text
 from tne_ai.core.rules.apply import apply_action
 from tne_ai.core.rules.movegen import legal_moves
 from tne_ai.core.rules.rng import make_rng
@@ -66,6 +67,49 @@ class SearchError(TneError):
     """A search that cannot be made or run (a finished game, a bad budget)."""
 
 
+def _r4(x: float) -> float:
+    """A win chance or a time as the faces show it: 4 decimals."""
+    return round(float(x), 4)
+
+
+class MoveDict(TypedDict):
+    """``MoveInfo.to_dict()``: one root move (a line of the analysis), moves as text."""
+    move: str
+    code: int
+    visits: int
+    win: Optional[float]            # None for a forced move (nothing searched)
+    wins: Optional[List[float]]
+    pv: List[str]
+    pv_win: List[Optional[float]]
+    exact: Optional[bool]
+
+
+class AlternativeDict(TypedDict):
+    """One root move of ``SearchInfo.to_dict()["alternatives"]``."""
+    move: str
+    code: int
+    visits: int
+    mean: float                     # the mover's mean reward through it
+    win: Optional[float]            # the same, None for a move never visited
+
+
+class SearchDict(TypedDict):
+    """``SearchInfo.to_dict()``: the one dict of a search's result that every face (the
+    Python API, the engine protocol, the web, the CLI's JSON) takes its fields from."""
+    move: str
+    code: int
+    iterations: int
+    visits: int
+    nodes: int
+    seconds: float
+    forced: bool
+    stopped: bool
+    exact: bool
+    win_chances: List[float]
+    lines: List[MoveDict]           # the result's root moves (multipv), chosen move first
+    alternatives: List[AlternativeDict]     # every root move, most visited first
+
+
 @dataclass
 class MoveInfo:
     """One root move of a search: its visits (all threads), the mover's win chance (mean
@@ -81,6 +125,16 @@ class MoveInfo:
     pv_win: List[Optional[float]] = field(default_factory=list)
     exact: Optional[bool] = None    # exact endings: every line after it ended the game
 
+    def to_dict(self, forced: bool = False) -> MoveDict:
+        """This move with its moves as text and its win chances to 4 decimals (``forced``:
+        the root's only move, not searched, so no win chance)."""
+        return {"move": move_text(self.move), "code": self.move, "visits": self.visits,
+                "win": None if forced else _r4(self.win),
+                "wins": None if self.wins is None else [_r4(w) for w in self.wins],
+                "pv": [move_text(a) for a in self.pv],
+                "pv_win": [None if forced or w is None else _r4(w) for w in self.pv_win],
+                "exact": self.exact}
+
 
 @dataclass
 class SearchInfo:
@@ -90,7 +144,10 @@ class SearchInfo:
     every player's win chance over the iterations run, and whether the move was forced
     (one legal move: nothing searched).  ``exact``: the root was scored by the exact
     endings (search/ending.py): each move's visits are the worlds solved, its win chance
-    the mean over them of the best result the mover reaches after it."""
+    the mean over them of the best result the mover reaches after it.
+
+    ``search()`` returns one with ``session``, the Search that made it, whose trees a later
+    search may continue (``Search(..., reuse=info)``); ``SearchResult`` is its old name."""
     move: int
     moves: List[MoveInfo]
     iterations: int
@@ -102,6 +159,43 @@ class SearchInfo:
     stopped: bool = False
     alternatives: List[Alternative] = field(default_factory=list)   # all root moves
     exact: bool = False
+    session: Optional["Search"] = field(default=None, repr=False, compare=False)
+
+    @property
+    def reused(self) -> int:
+        """The root's visits inherited from an earlier search (``advance``, ``reuse``)."""
+        return self.visits - self.iterations
+
+    @property
+    def trees(self) -> List[Optional[Tree]]:
+        """The session's trees, one per thread ([] without a session)."""
+        return self.session.trees if self.session is not None else []
+
+    @property
+    def root(self) -> Optional[State]:
+        """The state the session searched from (None without a session)."""
+        return self.session.root if self.session is not None else None
+
+    @property
+    def viewer(self) -> Optional[int]:
+        """The player to act at the session's root (None without a session)."""
+        return self.session.viewer if self.session is not None else None
+
+    def to_dict(self) -> SearchDict:
+        """The result as one JSON-ready dict: moves as text (with their codes), win chances
+        and seconds to 4 decimals; the faces take their fields from it."""
+        return {"move": move_text(self.move), "code": self.move,
+                "iterations": self.iterations, "visits": self.visits, "nodes": self.nodes,
+                "seconds": _r4(self.seconds), "forced": self.forced, "stopped": self.stopped,
+                "exact": self.exact, "win_chances": [_r4(w) for w in self.win_chances],
+                "lines": [m.to_dict(self.forced) for m in self.moves],
+                "alternatives": [{"move": move_text(a), "code": a, "visits": v, "mean": _r4(m),
+                                  "win": _r4(m) if v > 0 else None}
+                                 for a, v, m in self.alternatives]}
+
+
+# the result's old name (``search()`` once returned a type of its own)
+SearchResult = SearchInfo
 
 
 def _state_of(position_or_state: object) -> State:
@@ -131,11 +225,11 @@ class Search:
 
     def __init__(self, position_or_state: PositionOrState, config: Optional[SearchConfig] = None,
                  *, weights: Optional[Weights] = None, prior_w: Optional[Weights] = None,
-                 reuse: Union["Search", "SearchResult", None] = None) -> None:
+                 reuse: Union["Search", SearchInfo, None] = None) -> None:
         """``config``: a SearchConfig (default ``SearchConfig()``); ``weights``/``prior_w``:
         arrays replacing the config's weights; ``reuse``: an earlier Search (or the
-        SearchResult of ``search()``) whose subtree of this position the trees start from,
-        when the position follows from its root without a draw."""
+        SearchInfo of ``search()``, through its ``session``) whose subtree of this position
+        the trees start from, when the position follows from its root without a draw."""
         st = _state_of(position_or_state)
         self.config = (config if config is not None else SearchConfig()).resolved(
             int(st[S.PLAYERS]))
@@ -158,9 +252,9 @@ class Search:
         self._lock = threading.Lock()          # one run at a time
         self._rngs = [make_rng(thread_seed(cfg.seed, i)) for i in range(cfg.threads)]
         self._set_root(st)
-        if reuse is not None and reuse.trees and reuse.root is not None \
-                and reuse.viewer is not None:
-            self._inherit = (reuse.trees, reuse.root, reuse.viewer)
+        source = reuse.session if isinstance(reuse, SearchInfo) else reuse
+        if source is not None:
+            self._inherit = (source.trees, source.root, source.viewer)
 
     def _set_root(self, st: State, inherit: Optional[Inherited] = None) -> None:
         moves = np.empty(S.MAX_MOVES, dtype=np.int64)
@@ -553,32 +647,6 @@ def _ingredients(cfg: SearchConfig, weights: Optional[Weights], prior_w: Optiona
 
 # --- search(): one run of a new Search, the call of the faces that search once -----------
 
-class SearchResult:
-    """The chosen move and the statistics behind it."""
-
-    def __init__(self, move: int, iterations: int, seconds: float,
-                 alternatives: List[Alternative], nodes: int) -> None:
-        self.move = move                  # action code
-        self.iterations = iterations
-        self.seconds = seconds
-        self.alternatives = alternatives  # [(action, visits, mean value)], most visited first
-        self.nodes = nodes
-        self.trees: List[Optional[Tree]] = []   # the search trees, one per thread (for reuse)
-        self.root: Optional[State] = None       # the state searched from
-        self.viewer: Optional[int] = None
-        self.reused = 0                   # iterations inherited from an earlier search
-        # per player, the mean reward over the iterations
-        self.win_chances: Optional[List[float]] = None
-        self.session: Optional[Search] = None   # the Search that made it
-
-    def to_dict(self) -> Dict[str, Any]:
-        from tne_ai.core.notation import move_text
-        return {"move": move_text(self.move), "iterations": self.iterations,
-                "seconds": round(self.seconds, 4), "nodes": self.nodes,
-                "alternatives": [{"move": move_text(a), "visits": v, "mean": round(m, 4)}
-                                 for a, v, m in self.alternatives]}
-
-
 # search()'s keyword arguments that are options of SearchConfig under another name
 _KEYWORDS = {"seconds": "time", "rollout_depth": "rollout", "leader_value": "leader",
              "settle_leaves": "settle"}
@@ -604,12 +672,14 @@ def search(st: PositionOrState, iterations: Optional[int] = None,
            settle_leaves: Optional[bool] = None,
            weights: Union[Weights, str, "os.PathLike[str]", None] = None,
            prior_w: Optional[Weights] = None, commit_margin: Optional[float] = None,
-           reuse: Union["Search", "SearchResult", None] = None,
+           reuse: Union["Search", SearchInfo, None] = None,
            config: Optional[SearchConfig] = None,
-           on_start: Optional[Callable[["Search"], None]] = None) -> "SearchResult":
+           on_start: Optional[Callable[["Search"], None]] = None) -> SearchInfo:
     """ISMCTS from state st for the player to act there; budgets by iterations, by seconds,
     or both (whichever is reached first).  ``threads`` root-parallel trees, merged at the root
-    by summing visits and values per action.  Returns a SearchResult.
+    by summing visits and values per action.  Returns the run's SearchInfo (what
+    ``Search.run`` returns; its ``session`` is the Search, its ``reused`` the visits
+    inherited; a forced move is answered unsearched, with 0 iterations).
 
     The options are those of ``config`` (a ``SearchConfig``; default ``SearchConfig()``),
     each keyword given (not None) replacing its option: ``evaluation``: "model" (the fitted
@@ -621,8 +691,8 @@ def search(st: PositionOrState, iterations: Optional[int] = None,
     (and ``COUNT_DEFAULTS`` for the position's player count), so ``evaluation="basic",
     prior="none", widen=0`` is the search as it was before the
     fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
-    (they then replace the config's weights file); ``reuse`` is an earlier SearchResult
-    whose tree is continued when this position follows from its root; ``on_start(s)`` is
+    (they then replace the config's weights file); ``reuse`` is an earlier result (or
+    Search) whose tree is continued when this position follows from its root; ``on_start(s)`` is
     called with the Search before it runs, so that another thread can ``s.stop()`` it."""
     arrays: Optional[Weights] = None
     weights_path: Union[str, "os.PathLike[str]", None] = None
@@ -643,28 +713,16 @@ def search(st: PositionOrState, iterations: Optional[int] = None,
 
 
 def _search(st: PositionOrState, cfg: SearchConfig, weights: Optional[Weights],
-            prior_w: Optional[Weights], reuse: Union["Search", "SearchResult", None],
-            on_start: Optional[Callable[["Search"], None]] = None) -> "SearchResult":
+            prior_w: Optional[Weights], reuse: Union["Search", SearchInfo, None],
+            on_start: Optional[Callable[["Search"], None]] = None) -> SearchInfo:
     """search() with a resolved SearchConfig: one run of a new ``Search`` (search/session.py)
-    from the subtree of ``reuse`` when the position follows from it."""
+    from the subtree of ``reuse`` when the position follows from it; the run's SearchInfo
+    with the Search as its ``session``."""
     if cfg.iterations is None and cfg.time is None:
         raise ValueError("give an iteration budget, a time budget or both")
-    start = time.perf_counter()
     s = Search(st, cfg, weights=weights, prior_w=prior_w, reuse=reuse)
     if on_start is not None:       # the caller may stop it from another thread (tne engine)
         on_start(s)
-    if s.forced:
-        move = s.legal[0]
-        return SearchResult(move, 0, time.perf_counter() - start, [(move, 0, 0.0)], 1)
-    info = s.run(cfg.iterations, cfg.time)
-    result = SearchResult(info.move, info.iterations, time.perf_counter() - start, info.alternatives,
-                          info.nodes)
-    result.trees = s.trees
-    result.root = s.root
-    result.viewer = s.viewer
-    result.reused = info.visits - info.iterations
-    # every player's mean reward over this search's iterations: the position's win chances
-    # under the search's own play
-    result.win_chances = info.win_chances
-    result.session = s
-    return result
+    info = s.run(cfg.iterations, cfg.time)      # a forced move is answered unsearched
+    info.session = s
+    return info
