@@ -27,7 +27,6 @@ import numpy as np
 
 from tne_ai import limits as L
 from tne_ai.errors import TneError
-from tne_ai.core.notation import move_text
 from tne_ai.position import Position
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import Search, SearchInfo
@@ -105,15 +104,13 @@ def _check_multipv(multipv: int) -> int:
 
 
 def info_dicts(info: SearchInfo, multipv: int = 1) -> List[InfoDict]:
-    """The info dicts of a SearchInfo: one per line, best first."""
-    out: List[InfoDict] = []
-    for k, m in enumerate(info.moves[:multipv], 1):
-        out.append({"multipv": k, "move": move_text(m.move), "code": m.move, "visits": m.visits,
-                    "win": None if info.forced else round(m.win, 4),
-                    "wins": None if m.wins is None else [round(w, 4) for w in m.wins],
-                    "pv": [move_text(a) for a in m.pv], "iterations": info.iterations,
-                    "nodes": info.nodes, "seconds": round(info.seconds, 3), "exact": info.exact})
-    return out
+    """The info dicts of a SearchInfo: one per line, best first (fields of its
+    ``to_dict()``; seconds to 3 decimals)."""
+    d = info.to_dict()
+    return [{"multipv": k, "move": m["move"], "code": m["code"], "visits": m["visits"],
+             "win": m["win"], "wins": m["wins"], "pv": m["pv"], "iterations": d["iterations"],
+             "nodes": d["nodes"], "seconds": round(info.seconds, 3), "exact": d["exact"]}
+            for k, m in enumerate(d["lines"][:multipv], 1)]
 
 
 def analyse(position: PositionLike, limit: Limit, multipv: int = 1,

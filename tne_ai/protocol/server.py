@@ -41,7 +41,6 @@ import time
 from tne_ai import __version__
 from tne_ai import limits as L
 from tne_ai.errors import TneError
-from tne_ai.core.notation import move_text
 from tne_ai.protocol.messages import PROTOCOL_VERSION, Option, ProtocolError, encode, line_reader, parse_client
 from tne_ai.search.config import SearchConfig, SearchConfigError, canonical, check_value
 from tne_ai.search.config import options as search_options
@@ -299,30 +298,26 @@ class EngineServer:
         if self.abandon:
             return
         elapsed = time.perf_counter() - start
-        best = info.moves[0]
-        win = None if info.forced else _r(best.win)
-        pv = [move_text(a) for a in best.pv]
+        d = info.to_dict()
+        best = d["lines"][0]
         if not info.forced:
-            self.send(self._info(info, elapsed))
-        self.send_last({"type": "bestmove", "move": move_text(info.move), "win": win, "pv": pv,
-                        "pv_win": [None if info.forced else _r(w) for w in best.pv_win],
-                        "iterations": info.visits, "nodes": info.nodes,
+            self.send(self._info(info, elapsed, d))
+        self.send_last({"type": "bestmove", "move": d["move"], "win": best["win"],
+                        "pv": best["pv"], "pv_win": best["pv_win"],
+                        "iterations": d["visits"], "nodes": d["nodes"],
                         "seconds": round(elapsed, 4),
                         # a move the search never went through (a forced move) has no win chance
-                        "alternatives": [{"move": move_text(a), "visits": v,
-                                          "win": round(m, 4) if v > 0 else None}
-                                         for a, v, m in info.alternatives[:10]]})
+                        "alternatives": [{"move": a["move"], "visits": a["visits"],
+                                          "win": a["win"]} for a in d["alternatives"][:10]]})
 
     @staticmethod
-    def _info(info, seconds):
-        best = info.moves[0]
-        return {"type": "info", "iterations": info.visits, "nodes": info.nodes,
-                "seconds": round(seconds, 4), "move": move_text(info.move),
-                "win": _r(best.win), "pv": [move_text(a) for a in best.pv]}
-
-
-def _r(x):
-    return None if x is None else round(float(x), 4)
+    def _info(info, seconds, d=None):
+        """The info line of a SearchInfo (``d``: its ``to_dict()`` when made already)."""
+        d = info.to_dict() if d is None else d
+        best = d["lines"][0]
+        return {"type": "info", "iterations": d["visits"], "nodes": d["nodes"],
+                "seconds": round(seconds, 4), "move": d["move"], "win": best["win"],
+                "pv": best["pv"]}
 
 
 def warm_up():

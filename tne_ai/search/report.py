@@ -63,19 +63,17 @@ def higher_win(info, shown=BESTMOVE_SHOWN, printed=_win):
 def bestmove_json(info, player, rule):
     """The JSON object of `tne bestmove --json` for a SearchInfo (``rule``: ``chosen_by``)."""
     from tne_ai.search.noise import within_noise
-    best = info.moves[0]
+    d = info.to_dict()
+    best = d["lines"][0]
     top = info.alternatives[:NOISE_TOP]
-    names = [move_text(int(a)) for a, _, _ in top]
+    names = [a["move"] for a in d["alternatives"][:NOISE_TOP]]
     tied = [] if info.forced else [n for n, f in zip(names[1:], within_noise(top)[1:]) if f]
-    return {"move": move_text(info.move), "iterations": info.visits,
-            "seconds": round(info.seconds, 4), "nodes": info.nodes, "player": player,
-            "win": None if info.forced else _win(best.win),
-            "pv": [move_text(a) for a in best.pv],
-            "pv_win": [None if info.forced or w is None else _win(w) for w in best.pv_win],
-            "alternatives": [{"move": move_text(a), "visits": v, "mean": _win(m),
-                              "win": _win(m) if v > 0 else None}
-                             for a, v, m in info.alternatives[:BESTMOVE_SHOWN]],
-            "forced": info.forced,
+    return {"move": d["move"], "iterations": d["visits"], "seconds": d["seconds"],
+            "nodes": d["nodes"], "player": player, "win": best["win"], "pv": best["pv"],
+            "pv_win": best["pv_win"],
+            "alternatives": [{"move": a["move"], "visits": a["visits"], "mean": a["mean"],
+                              "win": a["win"]} for a in d["alternatives"][:BESTMOVE_SHOWN]],
+            "forced": d["forced"],
             "within_noise": tied,   # of the top five, those the search cannot tell from the best
             "chosen_by": rule,
             # the moves listed with a higher win chance than the chosen one

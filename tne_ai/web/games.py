@@ -588,8 +588,9 @@ def hint(game, seat, iterations=HINT_ITERATIONS):
         ply = len(game.log)
         p = game.position.view(seat, seed=ply)
     info = Search(p.st, SearchConfig(seed=game.seed * 1009 + ply)).run(iterations=iterations)
-    return {"move": move_text(info.move), "iterations": info.iterations,
-            "visits": info.visits, "top": views.share_marks(p.st, info.alternatives)}
+    d = info.to_dict()
+    return {"move": d["move"], "iterations": d["iterations"], "visits": d["visits"],
+            "top": views.share_marks(p.st, info.alternatives)}
 
 
 class Analysis:
@@ -647,7 +648,8 @@ class Analysis:
         self.version += 1
 
     def _publish(self, info, alternatives):
-        self.snapshot = {"iterations": int(info.iterations), "visits": int(info.visits),
+        d = info.to_dict()
+        self.snapshot = {"iterations": int(d["iterations"]), "visits": int(d["visits"]),
                          "top": views.share_marks(self.st, alternatives), "done": False,
                          "seconds": round(time.time() - self.started, 2)}
         self.version += 1
