@@ -23,18 +23,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator, List, Optional, TypedDict, Union
 
-import numpy as np
-
 from tne_ai import limits as L
 from tne_ai.errors import TneError
-from tne_ai.position import Position
+from tne_ai.position import Position, State
 from tne_ai.search.config import SearchConfig
 from tne_ai.search.session import Search, SearchInfo
 
 __all__ = ["Limit", "LimitError", "analyse", "analysis", "Analysis", "play", "PlayResult",
            "InfoDict"]
 
-PositionLike = Union[Position, np.ndarray]
+PositionLike = Union[Position, State]     # a Position or its state buffer
 
 
 class InfoDict(TypedDict):
