@@ -3,7 +3,7 @@ noise), and the faces that take their fields from it: the Python API's info dict
 protocol's info and bestmove lines (docs/PROTOCOL.md) and `tne bestmove --json`."""
 from tne_ai.api import info_dicts
 from tne_ai.core.notation import parse_move
-from tne_ai.matches.review import bestmove_json
+from tne_ai.search.report import bestmove_json
 from tne_ai.protocol.server import EngineServer
 from tne_ai.search.session import MoveInfo, SearchInfo
 
