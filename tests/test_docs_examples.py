@@ -163,6 +163,7 @@ def test_page_examples(page, tmp_path, monkeypatch):
             report = []
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
             runner.run(test, out=report.append, clear_globs=False)
+            globs = test.globs  # DocTest works on a copy: the next block sees these names
             ran += runner.tries
             if runner.failures:
                 failures.append("".join(report))
