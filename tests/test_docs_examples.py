@@ -121,6 +121,7 @@ def shell_env():
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.pop("TNE_FUZZ_EXAMPLES", None)
+    env["COLUMNS"] = "80"  # click wraps --help to the terminal's width
     return env
 
 

@@ -1,4 +1,5 @@
-"""MkDocs hook: links and pictures from a page to files of the repository outside docs/.
+"""MkDocs hook: links and pictures from a page to files of the repository outside docs/, and
+doctest paragraphs in docstrings.
 
 A page may link to a repository file by its relative path, e.g.
 ``[bench/README.md](../bench/README.md)``: the link works where the repository itself is
@@ -16,6 +17,9 @@ import logging
 import os
 import re
 
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.repo_links")
@@ -64,3 +68,49 @@ def on_page_markdown(markdown, page, config, files):
         return f"`{rel}`" if text.strip("`") == rel else f"{text} (`{rel}`)"
 
     return LINK.sub(repl, markdown)
+
+
+class _DoctestPreprocessor(Preprocessor):
+    """Sets a doctest paragraph of a docstring (``>>>`` lines and their output, up to a blank
+    line) as a Python code block, as Python's own documentation shows them; without it
+    Markdown reads ``>>>`` as nested quotes and ``[a][b]`` as a link."""
+
+    def run(self, lines):
+        out, fence, doctest = [], None, False
+        for line in lines:
+            stripped = line.lstrip()
+            if doctest:
+                if not stripped:
+                    out.extend(["```", line])
+                    doctest = False
+                else:
+                    out.append(line)
+                continue
+            if fence:
+                if stripped.startswith(fence):
+                    fence = None
+                out.append(line)
+            elif stripped.startswith("```") or stripped.startswith("~~~"):
+                fence = stripped[:3]
+                out.append(line)
+            elif line.startswith(">>> ") and (not out or not out[-1].strip()):
+                out.extend(["```pycon", line])
+                doctest = True
+            else:
+                out.append(line)
+        if doctest:
+            out.append("```")
+        return out
+
+
+class DoctestExtension(Extension):
+    def extendMarkdown(self, md):
+        md.preprocessors.register(_DoctestPreprocessor(md), "tne_doctest", 40)
+
+
+@event_priority(100)
+def on_config(config):
+    """Adds the doctest paragraphs' extension to the pages' Markdown and so to mkdocstrings',
+    which reads the same extensions."""
+    config.markdown_extensions.append(DoctestExtension())
+    return config
