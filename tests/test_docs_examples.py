@@ -143,6 +143,8 @@ def test_page_examples(page, tmp_path, monkeypatch):
     cwd = workdir(tmp_path)
     monkeypatch.chdir(cwd)
     env = shell_env()
+    for name in ("PATH", "COLUMNS"):  # the doctests' subprocesses find the same `tne`
+        monkeypatch.setenv(name, env[name])
     failures = []
     globs = {"__name__": "__docs__"}
     ran = 0
