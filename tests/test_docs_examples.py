@@ -39,7 +39,7 @@ UNTAGGED_OK = {"docs/DESIGN.md", "docs/SPEC.md"}
 RUN_TAGS = {"console", "python"}
 # The number of examples run (console commands and doctest examples) is at least this, so a
 # change to the parser that stops reading blocks cannot pass by checking nothing.
-MIN_EXAMPLES = 60
+MIN_EXAMPLES = 150
 LINKED = ["examples", "tests", "bench", "docs", "seeds"]
 
 FENCE = re.compile(r"^(\s*)(`{3,})(.*)$")
@@ -60,7 +60,9 @@ def blocks(page):
         body = []
         i += 1
         while i < len(lines) and not lines[i].strip().startswith(ticks):
-            body.append(lines[i][indent:] if lines[i][:indent].isspace() else lines[i].lstrip())
+            # a block indented under a list item: its lines lose that indentation
+            line = lines[i]
+            body.append(line[indent:] if line[:indent].strip() == "" else line.lstrip())
             i += 1
         out.append((start, tag, "\n".join(body)))
         i += 1

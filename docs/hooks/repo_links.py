@@ -65,7 +65,7 @@ def on_page_markdown(markdown, page, config, files):
             return m.group(0)
         if image:
             return f"![{text}]({'../' * depth}{rel})"
-        return f"`{rel}`" if text.strip("`") == rel else f"{text} (`{rel}`)"
+        return f"`{rel}`" if text.strip("`").rstrip("/") == rel else f"{text} (`{rel}`)"
 
     return LINK.sub(repl, markdown)
 
