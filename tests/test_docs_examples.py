@@ -11,9 +11,9 @@ The fenced blocks of a page are read by their language tag:
   error together, followed by ``exit status N`` when it exits with a status other than 0.
 - ```python: a doctest session (``>>>`` lines and what they print), run in the same folder;
   the sessions of one page share their names, as a reader's interpreter would.
-- anything else (``text``, ``sh``, ``json`` ...) is not run: file layouts, install commands,
-  transcripts of interactive sessions, commands that take long.  A block without a tag is an
-  error, so every block says whether it is run.
+- ``text``, ``sh`` and ``json`` blocks are not run: file layouts, install commands,
+  transcripts of interactive sessions, commands that take long.  A block without a tag, or
+  with another one, is an error, so every block says whether it is run.
 
 The blocks of one page run in order, in one folder.  In shown output ``...`` stands for any
 text (doctest's ELLIPSIS): figures that depend on the clock, such as seconds taken, and long
@@ -37,6 +37,8 @@ PAGES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*
 # pages whose untagged blocks are allowed (not the docs helper's to edit): never run
 UNTAGGED_OK = {"docs/DESIGN.md", "docs/SPEC.md"}
 RUN_TAGS = {"console", "python"}
+# blocks shown and not run; a tag outside both sets (a misspelt "consle") is an error
+SHOWN_TAGS = {"text", "sh", "json"}
 # The number of examples run (console commands and doctest examples) is at least this, so a
 # change to the parser that stops reading blocks cannot pass by checking nothing.
 MIN_EXAMPLES = 150
@@ -128,8 +130,8 @@ def shell_env():
 
 
 def test_every_block_is_tagged_and_examples_are_many():
-    untagged = [f"{page}:{line}" for page in PAGES if page not in UNTAGGED_OK
-                for line, tag, _ in blocks(page) if not tag]
+    untagged = [f"{page}:{line} {tag!r}" for page in PAGES if page not in UNTAGGED_OK
+                for line, tag, _ in blocks(page) if tag not in RUN_TAGS | SHOWN_TAGS]
     assert untagged == []
     # a python block is a doctest session: one without an example would check nothing
     empty = [f"{page}:{line}" for page in PAGES for line, tag, text in blocks(page)
