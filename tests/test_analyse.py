@@ -117,7 +117,7 @@ def test_bad_options_get_one_line(args, fragment):
 
 
 @pytest.mark.parametrize("args, fragment", [
-    # the bounds of the search options (README, "Limits"; SearchConfig's rows)
+    # the bounds of the search options (docs/cli.md, "Limits"; SearchConfig's rows)
     (["--iterations", 0], "--iterations: option iterations=0 is out of range (1 <= x <= 10000000)"),
     (["--iterations", 10_000_001], "--iterations: option iterations=10000001 is out of range (1 <= x <= 10000000)"),
     (["--time", 0], "--time: option time=0 is out of range (0 < x <= 3600)"),

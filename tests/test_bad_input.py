@@ -1,7 +1,7 @@
 """Bad input, one case at a time: each is refused with one clear error (a TneError in the
 API; on the command line one stderr line ``tne: error: ...``, exit status 2, nothing written),
 never a traceback, an overflow or an unbounded run.  The bounds are tne_ai/limits.py's
-(README, "Limits"); the notation is SPEC section 8's (ASCII letters and digits).
+(docs/cli.md, "Limits"); the notation is SPEC section 8's (ASCII letters and digits).
 """
 import json
 import math

@@ -2,7 +2,7 @@
 
 The search plays its most visited move (Search.best_move), so the move it chooses can show a
 lower win chance than a move searched less; the text then says it was chosen by visits and the
-JSON names the moves shown with a higher win chance (README, `tne bestmove`)."""
+JSON names the moves shown with a higher win chance (docs/cli.md, `tne bestmove`)."""
 import json
 from pathlib import Path
 

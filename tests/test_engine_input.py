@@ -1,4 +1,4 @@
-"""`tne engine` reads every line through the one JSON reader (docs/PROTOCOL.md; README,
+"""`tne engine` reads every line through the one JSON reader (docs/PROTOCOL.md; docs/cli.md,
 "Limits"): a hostile line of any message type gets exactly one ``error`` line and the engine
 lives on, whatever the locale.  The engine runs as a subprocess under LANG=en_US.UTF-8 (the
 locale under which a text stdin refuses invalid UTF-8 by raising), its stdin written as bytes.

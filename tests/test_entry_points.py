@@ -1,6 +1,6 @@
 """Every entry point holds: endless inputs, hostile records given to `tne analyse` and `tne
 replay`, and options outside their bounds each get one line ``tne: error: ...`` and exit
-status 2 (README, "Errors" and "Limits"; the bounds are tne_ai/limits.py's), never a
+status 2 (docs/cli.md, its opening and "Limits"; the bounds are tne_ai/limits.py's), never a
 traceback, an unbounded read or a guessed value.
 """
 import json
@@ -76,7 +76,7 @@ def test_an_endless_input_is_refused_at_once_in_little_memory(args, tmp_path):
     lines = got["stderr"].splitlines()
     assert got["rc"] == 2 and len(lines) == 1, got
     assert lines[0].startswith("tne: error: ") and "/dev/zero" in lines[0], lines
-    assert "4 MiB" in lines[0], lines          # limits.MAX_JSON_BYTES, README "Limits"
+    assert "4 MiB" in lines[0], lines          # limits.MAX_JSON_BYTES, docs/cli.md "Limits"
     assert got["stdout"] == ""
     assert got["cpu"] < 2.0, got               # CPU seconds: holds under load
     assert got["rss_kib"] < 200 * 1024, got

@@ -173,7 +173,7 @@ def test_an_engine_that_never_says_hello_or_talks_nonsense_forfeits(tmp_path):
 
 
 def test_an_engine_line_over_the_json_bound_forfeits_and_its_stderr_is_clipped(tmp_path):
-    """A protocol line is one JSON text, at most MAX_JSON_BYTES (README, "Limits"): a longer
+    """A protocol line is one JSON text, at most MAX_JSON_BYTES (docs/cli.md, "Limits"): a longer
     stdout line forfeits at once, without the agent reading the rest of it; a long stderr line
     is quoted clipped to MAX_ECHO characters."""
     from tne_ai import limits as L

@@ -2,7 +2,7 @@
 strings, game records and records files, engine protocol lines, every CLI command and option,
 and the successors of every accepted position.
 
-The contract (README, "Errors"; DESIGN.md, conventions): every input is either accepted or
+The contract (docs/cli.md, its opening; DESIGN.md, conventions): every input is either accepted or
 rejected with one clear error.  Accepted means the position works: its legal moves list, a
 few of them push, and it saves and loads back to the same file.  Rejected means a TneError in
 the API, and on the command line exit status 2 with exactly one stderr line

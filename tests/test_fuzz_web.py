@@ -9,7 +9,7 @@ that are not ASCII) and the body (a route's own JSON body with one value replace
 hostile literal: 5,000-digit integers, numbers above 1e308, NaN, deep nesting, wrong types;
 or raw bytes: invalid UTF-8, nesting 100,000 deep, over the size limit).
 
-The contract (README, `tne serve`): an answer is a 2xx, or a 4xx whose body is one JSON
+The contract (docs/cli.md, `tne serve`): an answer is a 2xx, or a 4xx whose body is one JSON
 object ``{"error": "<one line>"}``; never a 5xx, never a traceback in the log; and a view
 holds no hand but its seat's, and no bag.
 

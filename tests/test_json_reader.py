@@ -1,5 +1,5 @@
 """The one reader of JSON texts, files and numbers (tne_ai/core/io/json_reader.py): each bound of
-tne_ai/limits.py (README, "Limits") is refused with one TneError whose message starts with
+tne_ai/limits.py (docs/cli.md, "Limits") is refused with one TneError whose message starts with
 what was read, never a RecursionError, an overflow or an unbounded read."""
 import subprocess
 import sys

@@ -1,5 +1,5 @@
 """Messages a new user met: a position given where a record is wanted, a forced decision,
-top moves the search cannot tell apart (README, "Within noise")."""
+top moves the search cannot tell apart (docs/cli.md, "Within noise")."""
 import json
 import os
 import sys

@@ -1,7 +1,7 @@
 """Every count and budget a user can give, with its bounds, in one place.
 
 The library checks its arguments against these and the CLI's options use the same numbers
-(README, "Limits").  Each bound is far above any sensible use and low enough that a value at
+(docs/cli.md, "Limits").  Each bound is far above any sensible use and low enough that a value at
 the bound still fits the engine's integers and this machine's memory.
 """
 
@@ -15,7 +15,7 @@ MAX_MULTIPV = 256               # lines (root moves) one analysis reports
 # processes) plus its search trees, 33 bytes a node: at most the iteration budget
 # (MAX_ITERATIONS: 330 MB), or for a time budget 200,000 nodes a second up to 4M per thread.
 # At 32 jobs of the largest iteration budget that is 32 x (165 + 330) MB, about 16 GB: within
-# a 24 GiB machine (README, "Limits").  Workers start as work arrives: never more than tasks.
+# a 24 GiB machine (docs/cli.md, "Limits").  Workers start as work arrives: never more than tasks.
 MAX_JOBS = 32
 MAX_DEALS = 100_000             # tournament deals per table (--games)
 MAX_TOURNAMENT_GAMES = 1_000_000  # games in one tournament schedule, all tables and rotations

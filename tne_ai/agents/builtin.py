@@ -8,7 +8,7 @@ Spec strings: ``random``, ``greedy``, ``mcts``, ``openspiel-ismcts``, ``openspie
 options after a colon, e.g. ``mcts:time=0.2,threads=2``, ``mcts:iterations=5000,c=0.7``,
 ``greedy:seed=3``, ``openspiel-ismcts:simulations=100``, ``engine:python my_bot.py`` (any
 program speaking docs/PROTOCOL.md, see tne_ai.agents.external).  The mcts options are those of
-``SearchConfig`` (tne_ai/search/config.py ``options()``, README's table of search options:
+``SearchConfig`` (tne_ai/search/config.py ``options()``, docs/search.md's table of options:
 iterations, time, threads, c, seed, ...), parsed and bounded there.  The OpenSpiel agents
 need the ``openspiel`` extra.
 """
@@ -200,8 +200,8 @@ def _registered(kind: str, spec: str) -> None:
                              f"(known: {', '.join(known)})")
 
 
-# The range of each numeric option (tne_ai/limits.py; README, "Limits"): (low, high, low open).
-# The range of each numeric option of the other agents (tne_ai/limits.py; README, "Limits"):
+# The range of each numeric option (tne_ai/limits.py; docs/cli.md, "Limits"): (low, high, low open).
+# The range of each numeric option of the other agents (tne_ai/limits.py; docs/cli.md, "Limits"):
 # (low, high, low open).  The mcts options are bounded by search/config.py.
 _RANGES = {"seed": (0, L.MAX_SEED, False), "simulations": (1, L.MAX_SIMULATIONS, False),
            "time": (0, L.MAX_SECONDS, True), "c": (0, L.MAX_EXPLORATION, True)}

@@ -47,7 +47,7 @@ TOO_LONG = object()  # what the stdout reader queues for a line over L.MAX_JSON_
 QUEUED_LINES = 256   # stdout lines read ahead of the agent; beyond, the engine's writes wait
 SPEC_KEYS = {"time": float, "iterations": int, "threads": int, "seed": int, "timeout": float,
              "startup": float}
-# their bounds (tne_ai/limits.py; README, "Limits"); the seconds are above the low bound
+# their bounds (tne_ai/limits.py; docs/cli.md, "Limits"); the seconds are above the low bound
 _SPEC_RANGES = {"time": (0, L.MAX_SECONDS), "iterations": (1, L.MAX_ITERATIONS),
                 "threads": (1, L.MAX_THREADS), "seed": (0, L.MAX_SEED),
                 "timeout": (0, L.MAX_SECONDS), "startup": (0, L.MAX_SECONDS)}

@@ -5,7 +5,7 @@ Every error a user can cause (a file that cannot be read, text that is not JSON,
 the library rejects, a move that does not parse or is not legal, an option out of its range,
 a missing argument) is reported as one line, ``tne: error: <message>``, on stderr with exit
 status 2; nothing is written to ``-o``.  The bounds of counts and budgets are those of
-tne_ai/limits.py (README, "Limits").
+tne_ai/limits.py (docs/cli.md, "Limits").
 """
 import contextlib
 import sys
@@ -302,7 +302,7 @@ def reported(what=None):
 
 
 def read_text(path, name, max_bytes=L.MAX_INPUT_BYTES):
-    """The UTF-8 text of file ``path`` (``-``: stdin), at most ``max_bytes`` (README,
+    """The UTF-8 text of file ``path`` (``-``: stdin), at most ``max_bytes`` (docs/cli.md,
     "Limits"): read through tne_ai.core.io.read_input, so an endless input is refused at once."""
     from tne_ai.errors import TneError
     from tne_ai.core.io import read_input

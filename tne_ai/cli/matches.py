@@ -108,7 +108,7 @@ def tournament(agent_items, table_items, players, games, seed, jobs, backend, ra
 @click.option("--search", "search_spec", type=SearchSpec(), default=None, metavar="SPEC",
               help="Options of the per-move searches as an mcts spec, e.g. "
                    "'mcts:threads=2,c=0.5' (the options and bounds of SearchConfig; "
-                   "README, 'Search options').")
+                   "docs/search.md).")
 @click.option("--jobs", type=Int(1, L.MAX_JOBS), default=1, show_default=True,
               help="Positions searched in parallel (processes).")
 @click.option("--seed", type=SearchOption("seed"), default=None,

@@ -53,7 +53,7 @@ def encode(message):
 def _decode(line, table, side):
     """The message on ``line`` (str, or bytes decoded strictly as UTF-8), read by
     tne_ai.core.io.read_json: at most MAX_LINE bytes, nested at most limits.MAX_JSON_DEPTH deep,
-    integers of at most limits.MAX_INT_DIGITS digits, finite numbers (README, "Limits")."""
+    integers of at most limits.MAX_INT_DIGITS digits, finite numbers (docs/cli.md, "Limits")."""
     if isinstance(line, (bytes, bytearray)):
         text = bytes(line).strip()
     elif isinstance(line, str):

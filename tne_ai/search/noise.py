@@ -1,5 +1,5 @@
 """When a search cannot tell its top moves apart: the rule the web's hint and analysis panel
-and ``tne bestmove`` use (README, "Within noise").
+and ``tne bestmove`` use (docs/cli.md, "Within noise").
 
 A move's win chance is the mean of the values its visits backed up, each in [0, 1].  A value
 in [0, 1] with mean p has a variance of at most p(1 - p) (a win/loss outcome reaches it), so

@@ -1,7 +1,7 @@
 """The one reader of every JSON text and every number a user gives tne_ai.
 
 Position and record files, the lines of a records file, protocol lines, HTTP bodies and the
-numbers in options all come through here, with the bounds of tne_ai/limits.py (README,
+numbers in options all come through here, with the bounds of tne_ai/limits.py (docs/cli.md,
 "Limits"):
 
 * ``read_json(data, what)``: str or bytes (bytes decoded strictly as UTF-8) of at most

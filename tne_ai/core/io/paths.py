@@ -1,6 +1,6 @@
 """Checks of the file and directory names a user gives, made before any work starts, so that
 a bad ``-o``/``--out``/``--svg``... is one line naming the option rather than an error after
-minutes of search (README, "Errors").  InputError starting with ``what`` otherwise.
+minutes of search (docs/cli.md, its opening).  InputError starting with ``what`` otherwise.
 ``write_atomic`` replaces a file at once (a temporary file renamed over it)."""
 import errno
 import os

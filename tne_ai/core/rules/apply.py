@@ -21,7 +21,7 @@ from tne_ai.limits import MAX_SCORE
 from tne_ai.core.rules.rng import below
 
 # A colour score stops at limits.MAX_SCORE, the position loader's bound, so that every
-# successor of a position the loader accepts loads again (README, "Limits").  Real games never
+# successor of a position the loader accepts loads again (docs/cli.md, "Limits").  Real games never
 # get there: MAX_PLIES plies score below 600,306 in a colour (tne_ai/limits.py).
 SCORE_CAP = np.int64(MAX_SCORE)
 
