@@ -24,6 +24,19 @@ def _parse_agents(items):
     return agents
 
 
+def _where_games_run(jobs_help, backend_help, address_help):
+    """The options --jobs, --backend and --ray-address (tournament, train), with each
+    command's help texts."""
+    def add(command):
+        command = click.option("--ray-address", default=None, metavar="ADDR",
+                               help=address_help)(command)
+        command = click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                               show_default=True, help=backend_help)(command)
+        return click.option("--jobs", type=Int(1, L.MAX_JOBS), default=1, show_default=True,
+                            help=jobs_help)(command)
+    return add
+
+
 @main.command()
 @click.option("--agent", "agent_items", multiple=True, required=True, metavar="NAME=SPEC",
               help="An agent and its spec (random, greedy, mcts:iterations=500, ...); "
@@ -38,12 +51,9 @@ def _parse_agents(items):
                    "rotation of the seats, so a table of N seats plays N games per deal.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the deals and of the agents.")
-@click.option("--jobs", type=Int(1, L.MAX_JOBS), default=1, show_default=True,
-              help="Games played in parallel (1: in this process).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help='local processes, or a Ray cluster (pip install "tne-ai[ray]").')
-@click.option("--ray-address", default=None, metavar="ADDR",
-              help="The Ray cluster to join (default: start a local Ray with --jobs CPUs).")
+@_where_games_run("Games played in parallel (1: in this process).",
+                  'local processes, or a Ray cluster (pip install "tne-ai[ray]").',
+                  "The Ray cluster to join (default: start a local Ray with --jobs CPUs).")
 @click.option("--out", type=OUT_FILE, default=None, metavar="FILE.jsonl",
               help="Append one tne-game/1 record per game (a JSON line) as each game ends.")
 @click.option("--resume", is_flag=True,
@@ -195,12 +205,8 @@ def _check_plot(plot_file):
 @click.option("--resume", is_flag=True, help="Continue the --records file of an interrupted run.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the games and of the held-out split.")
-@click.option("--jobs", type=Int(1, L.MAX_JOBS), default=1, show_default=True,
-              help="Games played at once.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where games run: local processes or a Ray cluster.")
-@click.option("--ray-address", default=None, metavar="ADDR",
-              help="Ray cluster to join (ray backend).")
+@_where_games_run("Games played at once.", "Where games run: local processes or a Ray cluster.",
+                  "Ray cluster to join (ray backend).")
 @click.option("--holdout", type=Share(), default=0.2,
               show_default=True, help="Share of the games held out to score the fit.")
 @click.option("--every", type=Int(1, L.MAX_EVERY), default=1, show_default=True,
