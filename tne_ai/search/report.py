@@ -6,8 +6,8 @@ visits, mean)``; the win chance of a move is its mean reward for the player who 
 (tne_ai/matches/review.py, "Win chance").  ``chosen_by`` names the rule that chose the move,
 ``bestmove_json`` and ``bestmove_lines`` write it out.
 """
-from tne_ai.core import state as S
 from tne_ai.core.notation import move_text
+from tne_ai.search.session import commit_margin_decides, round_win
 
 BESTMOVE_SHOWN = 10   # the alternatives `tne bestmove --json` lists
 NOISE_TOP = 5         # the top moves the within-noise note compares
@@ -32,20 +32,16 @@ def chosen_by(info, config, st):
         return "forced"
     if info.exact:
         return "exact"
-    if config.commit_margin > 0 and int(st[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR):
+    if commit_margin_decides(config, st):
         return "commit-margin"
     return "visits"
 
 
-def _win(mean):
-    return round(float(mean), 4)
-
-
 def _percent(mean):
-    return f"{100 * _win(mean):.1f}"
+    return f"{100 * round_win(mean):.1f}"
 
 
-def higher_win(info, shown=BESTMOVE_SHOWN, printed=_win):
+def higher_win(info, shown=BESTMOVE_SHOWN, printed=round_win):
     """The visited moves among the first ``shown`` alternatives whose win chance as printed
     (``printed``: the JSON's 4 decimals, or the text's percentage) is above the chosen
     move's: [(action, visits, mean)], in the alternatives' order.  A move chosen by visits

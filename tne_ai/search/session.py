@@ -67,9 +67,16 @@ class SearchError(TneError):
     """A search that cannot be made or run (a finished game, a bad budget)."""
 
 
-def _r4(x: float) -> float:
+def round_win(x: float) -> float:
     """A win chance or a time as the faces show it: 4 decimals."""
     return round(float(x), 4)
+
+
+def commit_margin_decides(config: SearchConfig, st: State) -> bool:
+    """Whether ``smallest_commit`` (the commit margin), not the visits, chooses the move of a
+    search of ``st`` with the resolved ``config``: a root commit decision (revolt or war)
+    with a commit margin above 0."""
+    return (config.commit_margin or 0.0) > 0 and int(st[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR)
 
 
 class MoveDict(TypedDict):
@@ -129,10 +136,10 @@ class MoveInfo:
         """This move with its moves as text and its win chances to 4 decimals (``forced``:
         the root's only move, not searched, so no win chance)."""
         return {"move": move_text(self.move), "code": self.move, "visits": self.visits,
-                "win": None if forced else _r4(self.win),
-                "wins": None if self.wins is None else [_r4(w) for w in self.wins],
+                "win": None if forced else round_win(self.win),
+                "wins": None if self.wins is None else [round_win(w) for w in self.wins],
                 "pv": [move_text(a) for a in self.pv],
-                "pv_win": [None if forced or w is None else _r4(w) for w in self.pv_win],
+                "pv_win": [None if forced or w is None else round_win(w) for w in self.pv_win],
                 "exact": self.exact}
 
 
@@ -186,11 +193,11 @@ class SearchInfo:
         and seconds to 4 decimals; the faces take their fields from it."""
         return {"move": move_text(self.move), "code": self.move,
                 "iterations": self.iterations, "visits": self.visits, "nodes": self.nodes,
-                "seconds": _r4(self.seconds), "forced": self.forced, "stopped": self.stopped,
-                "exact": self.exact, "win_chances": [_r4(w) for w in self.win_chances],
+                "seconds": round_win(self.seconds), "forced": self.forced, "stopped": self.stopped,
+                "exact": self.exact, "win_chances": [round_win(w) for w in self.win_chances],
                 "lines": [m.to_dict(self.forced) for m in self.moves],
-                "alternatives": [{"move": move_text(a), "code": a, "visits": v, "mean": _r4(m),
-                                  "win": _r4(m) if v > 0 else None}
+                "alternatives": [{"move": move_text(a), "code": a, "visits": v, "mean": round_win(m),
+                                  "win": round_win(m) if v > 0 else None}
                                  for a, v, m in self.alternatives]}
 
 
@@ -448,9 +455,7 @@ class Search:
         if not alternatives:
             return self.legal[0]
         move = alternatives[0][0]
-        margin = self.config.commit_margin or 0.0       # resolved: never None
-        if margin > 0 and int(self.root[S.PHASE]) in (S.PH_REVOLT, S.PH_WAR) \
-                and alternatives[0][1] > 0:
+        if commit_margin_decides(self.config, self.root) and alternatives[0][1] > 0:
             move = smallest_commit(alternatives, self.config.commit_margin, commit_outcomes(self.root))
         return move
 
