@@ -96,8 +96,8 @@ _ROWS = (
                "hand-set basic one",
                ("eval",), ("model", "net", "basic")),
     OptionInfo("prior", "choice", "kinds", None, None, False,
-               "move priors for progressive widening: move-kind scores or none",
-               (), ("kinds", "none")),
+               "move priors for progressive widening: the move policy, move-kind scores or "
+               "none", (), ("policy", "kinds", "none")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
                "UCB exploration constant" + _EVAL_OWN),
     OptionInfo("widen", "float", None, 0.0, L.MAX_WIDEN, False,

@@ -38,10 +38,11 @@ from tne_ai.errors import TneError
 from tne_ai.search import ending
 from tne_ai.search.config import SearchConfig, canonical
 from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
+from tne_ai.search.policy import POLICY_VISITS, policy_scratch, shipped_policy
 from tne_ai.search.value import net_of_file, value_scratch
-from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT, CFG_SIZE,
-                   CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes, reusable_node, run_iterations,
-                   smallest_commit, thread_seed)
+from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_POLICY_VISITS,
+                                CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes,
+                                reusable_node, run_iterations, smallest_commit, thread_seed)
 from tne_ai.search.tree import Scratch, Tree, copy_subtree
 
 if TYPE_CHECKING:
@@ -243,6 +244,7 @@ class Search:
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._net = _value_net(cfg)
+        self._policy_w = shipped_policy() if cfg.prior == "policy" else None
         self._settle = True if cfg.settle else None
         self._rollout = True if cfg.rollout != 0 else None     # 0: no playout compiled (mcts)
         self._cfg = np.zeros(CFG_SIZE)
@@ -253,6 +255,7 @@ class Search:
         self._cfg[CFG_ROLLOUT] = cfg.rollout
         self._cfg[CFG_OPEN_LOSING] = cfg.open_losing
         self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
+        self._cfg[CFG_POLICY_VISITS] = POLICY_VISITS
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
@@ -275,6 +278,9 @@ class Search:
         self.scratch = [Scratch() for _ in range(self.config.threads)]
         self._net_scratch: List[Optional[tuple]] = [
             None if self._net is None else value_scratch(self._net)
+            for _ in range(self.config.threads)]
+        self._policy_scratch: List[Optional[tuple]] = [
+            None if self._policy_w is None else policy_scratch(self._policy_w)
             for _ in range(self.config.threads)]
         self.iterations = 0
         self.seconds = 0.0
@@ -426,7 +432,7 @@ class Search:
             net = None if self._net is None else (self._net, self._net_scratch[i])
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
                            self._prior_w, self._settle, self._rollout, rng, scratch.packed,
-                           tree.packed, net)
+                           tree.packed, net, self._policy_scratch[i])
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
                 break
@@ -646,7 +652,7 @@ def _ingredients(cfg: SearchConfig, weights: Optional[Weights], prior_w: Optiona
     model_w = None if cfg.evaluation != "model" else \
         (model_weights() if weights is None else np.asarray(weights, dtype=np.float64))
     prior = np.asarray(model_prior() if prior_w is None else prior_w, dtype=np.float64) \
-        if cfg.prior == "kinds" else None
+        if cfg.prior in ("kinds", "policy") else None
     return model_w, prior
 
 

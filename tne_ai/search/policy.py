@@ -1,0 +1,235 @@
+"""The move policy: a score for every legal move of the action phase from the move's own
+features, which decides the order in which progressive widening opens a node's moves, within
+a kind and across kinds (search/mcts.py, ``_new_move``).
+
+``move_features(st, masks, a, x)`` writes the ``N_MOVE_FEATURES`` numbers of action a into x
+(float32); ``masks`` must be ``priors.prepare``d for st.  The policy's logit of a move is a
+linear layer over them, ``w . x``; its probabilities over a position's legal moves are their
+softmax, fitted by ``tne_ai.matches.fit_policy`` to the root visit shares of searches (the
+``meta.visits`` of self-play records).  The features (SPEC sections named where the rule is):
+
+=======================  ====================================================================
+``PF_KIND + k``          the move's kind k (``priors``: 19 kinds, one-hot)
+``PF_COLOUR + c``        a tile's or leader's colour c (one-hot; 0 for other moves)
+``PF_RANK + r``          the rank r of that colour among the mover's scores, 0 the lowest
+                         (the number of his colours with fewer points, SPEC section 6)
+``PF_TEMPLES``           temples (red tiles) next to the square (a leader needs one, SPEC
+                         section 2; a catastrophe next to them may strand a leader)
+``PF_TREASURES``         treasures next to the square
+``PF_OWN_LEADERS``       the mover's leaders next to the square
+``PF_RIVAL_LEADERS``     rivals' leaders next to the square
+``PF_KILLS_RIVAL``       a catastrophe on the last temple next to rivals' leaders: how many it
+                         removes (SPEC section 3.4)
+``PF_KILLS_OWN``         the same for the mover's own leaders
+``PF_POINTS``            the mover's points in the colour, / 10
+``PF_IN_HAND``           the mover's tiles of the colour in hand, / 6 (his strength in a war
+                         or, for red, a revolt: SPEC section 4)
+=======================  ====================================================================
+
+Moves that are not tiles, leaders or catastrophes have only their kind.  The conflict
+decisions keep their own order (``priors.pick_commit``).
+"""
+import os
+
+import numpy as np
+from numba import njit
+
+from tne_ai.core import state as S
+from tne_ai.core.bits import count3, has
+from tne_ai.core.board import NEIGHBOURS, NEIGHBOUR_MASK, SQUARES
+from tne_ai.core.rules.rng import below
+from tne_ai.errors import TneError
+from tne_ai.search.priors import N_KINDS, move_kind
+
+PF_KIND = 0
+PF_COLOUR = PF_KIND + N_KINDS
+PF_RANK = PF_COLOUR + 4
+PF_TEMPLES = PF_RANK + 4
+PF_TREASURES = PF_TEMPLES + 1
+PF_OWN_LEADERS = PF_TREASURES + 1
+PF_RIVAL_LEADERS = PF_OWN_LEADERS + 1
+PF_KILLS_RIVAL = PF_RIVAL_LEADERS + 1
+PF_KILLS_OWN = PF_KILLS_RIVAL + 1
+PF_POINTS = PF_KILLS_OWN + 1
+PF_IN_HAND = PF_POINTS + 1
+N_MOVE_FEATURES = PF_IN_HAND + 1
+
+# a node below the root orders its moves by the policy once it has this many visits (the
+# root always does): scoring every legal move costs about as much as several iterations
+POLICY_VISITS = 64
+
+POLICY_FORMAT = "tne-policy/1"
+POLICY_FILE = os.path.join(os.path.dirname(__file__), "weights", "policy.npz")
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def _leader_owner(st, sq):
+    """The player whose leader stands on sq, or -1."""
+    n = st[S.PLAYERS]
+    for q in range(n):
+        for c in range(4):
+            if st[S.leader_sq(q, c)] == sq:
+                return q
+    return -1
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def move_features(st, masks, a, x):
+    """Write the features of action a (legal in st, masks prepared for st) into x."""
+    for i in range(N_MOVE_FEATURES):
+        x[i] = 0.0
+    kind = move_kind(st, masks, a)
+    x[PF_KIND + kind] = 1.0
+    if a >= S.A_SWAP or S.A_WITHDRAW <= a < S.A_CATASTROPHE:
+        return kind
+    p = st[S.TO_ACT]
+    bb = st.view(np.uint64)
+    if a < S.A_WITHDRAW:
+        piece = 0 if a < S.A_LEADER else 1
+        c = (a - S.A_LEADER * piece) // SQUARES
+        sq = (a - S.A_LEADER * piece) % SQUARES
+        x[PF_COLOUR + c] = 1.0
+        mine = st[S.score(p, c)]
+        rank = 0
+        for d in range(4):
+            if st[S.score(p, d)] < mine:
+                rank += 1
+        x[PF_RANK + rank] = 1.0
+        x[PF_POINTS] = mine / 10.0
+        x[PF_IN_HAND] = st[S.hand(p, c)] / 6.0
+    else:
+        sq = a - S.A_CATASTROPHE
+    m0, m1, m2 = NEIGHBOUR_MASK[sq, 0], NEIGHBOUR_MASK[sq, 1], NEIGHBOUR_MASK[sq, 2]
+    red = S.tile_bb(0)
+    x[PF_TEMPLES] = count3(m0 & bb[red], m1 & bb[red + 1], m2 & bb[red + 2])
+    x[PF_TREASURES] = count3(m0 & bb[S.BB_TREASURE], m1 & bb[S.BB_TREASURE + 1],
+                             m2 & bb[S.BB_TREASURE + 2])
+    own = 0
+    rival = 0
+    kills_own = 0
+    kills_rival = 0
+    on_red = has(bb[red], bb[red + 1], bb[red + 2], sq)
+    for j in range(4):
+        t = NEIGHBOURS[sq, j]
+        if t < 0:
+            continue
+        q = _leader_owner(st, t)
+        if q < 0:
+            continue
+        if q == p:
+            own += 1
+        else:
+            rival += 1
+        if a >= S.A_CATASTROPHE and on_red:
+            # the catastrophe removes the temple on sq: a leader with no other temple next
+            # to it leaves the board
+            left = count3(NEIGHBOUR_MASK[t, 0] & bb[red], NEIGHBOUR_MASK[t, 1] & bb[red + 1],
+                          NEIGHBOUR_MASK[t, 2] & bb[red + 2])
+            if left == 1:
+                if q == p:
+                    kills_own += 1
+                else:
+                    kills_rival += 1
+    x[PF_OWN_LEADERS] = own
+    x[PF_RIVAL_LEADERS] = rival
+    x[PF_KILLS_RIVAL] = kills_rival
+    x[PF_KILLS_OWN] = kills_own
+    return kind
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def move_logit(st, masks, a, w, x):
+    """The policy's logit of action a: w . features (x: scratch of N_MOVE_FEATURES)."""
+    move_features(st, masks, a, x)
+    s = 0.0
+    for i in range(N_MOVE_FEATURES):
+        s += w[i] * x[i]
+    return s
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def score_moves(st, masks, moves, n, w, x, scores):
+    """scores[a] = the logit of each of the n legal moves a in moves (masks prepared)."""
+    for i in range(n):
+        a = moves[i]
+        scores[a] = move_logit(st, masks, a, w, x)
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, rng):
+    """The untried legal move of the best score (ties at random); -1 if none is left."""
+    best = np.int64(-1)
+    best_score = -1e300
+    ties = 0
+    for i in range(n):
+        a = moves[i]
+        if legal_stamp[a] != lstamp or child_stamp[a] == stamp:
+            continue
+        s = scores[a]
+        if s > best_score:
+            best_score, best, ties = s, a, 1
+        elif s == best_score:
+            ties += 1
+            if below(rng, ties) == 0:
+                best = a
+    return best
+
+
+def policy_scratch(w):
+    """One search thread's policy tuple for ``run_iterations``: the weights, a feature row,
+    the root's scores and a node's (by action code)."""
+    return (w, np.zeros(N_MOVE_FEATURES, dtype=np.float32), np.zeros(S.N_ACTIONS),
+            np.zeros(S.N_ACTIONS))
+
+
+# --- weights files --------------------------------------------------------------------------
+
+def policy_error(arrays):
+    """Why arrays are not a policy (a sentence), or None."""
+    w = arrays.get("w")
+    if w is None:
+        return "it has no array 'w'"
+    w = np.asarray(w)
+    if w.shape != (N_MOVE_FEATURES,):
+        return f"'w' has shape {w.shape}, not ({N_MOVE_FEATURES},)"
+    if not np.all(np.isfinite(w)):
+        return "'w' holds a value that is not a finite number"
+    return None
+
+
+def save_policy(path, w, info=None):
+    """Write a policy's weights (``POLICY_FORMAT``) to path."""
+    extra = {} if info is None else {"info": np.array(info)}
+    with open(path, "wb") as f:
+        np.savez(f, format=np.array(POLICY_FORMAT), w=np.asarray(w, dtype=np.float32), **extra)
+
+
+def load_policy(path):
+    """The weights (float32, N_MOVE_FEATURES) of a policy file; TneError naming the file and
+    what is wrong (unreadable, truncated, another format, a wrong shape, NaNs)."""
+    def bad(why):
+        return TneError(f"policy file {path}: {why}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except FileNotFoundError:
+        raise bad("no such file") from None
+    except Exception as e:   # a truncated or foreign file: numpy raises many kinds
+        raise bad(f"not a policy weights file ({type(e).__name__})") from None
+    fmt = arrays.get("format")
+    if fmt is None or str(fmt) != POLICY_FORMAT:
+        raise bad(f"not a {POLICY_FORMAT} file")
+    why = policy_error(arrays)
+    if why is not None:
+        raise bad(why)
+    return np.ascontiguousarray(arrays["w"], dtype=np.float32)
+
+
+_POLICIES = {}
+
+
+def shipped_policy():
+    """The shipped policy's weights (loaded once)."""
+    if POLICY_FILE not in _POLICIES:
+        _POLICIES[POLICY_FILE] = load_policy(POLICY_FILE)
+    return _POLICIES[POLICY_FILE]
