@@ -80,6 +80,7 @@ class EngineServer:
         self._write = write_line or self._stdout
         self.lock = threading.Lock()
         self.config = SearchConfig()            # the search options set so far
+        self._warmed = SearchConfig()           # the options whose kernels are loaded
         self.options = {o.name: o.default for o in ENGINE_ONLY}
         self.by_name = {o.name: o for o in OPTIONS}
         self.position = None        # Position of the player to act
@@ -156,6 +157,11 @@ class EngineServer:
                    "options": [o.to_dict() for o in OPTIONS]})
 
     def do_isready(self, msg):
+        # the options set may call for kernels the start did not load (the value network,
+        # the policy): a tiny search with them loads (or compiles) them now, not in a timed go
+        if self.config != self._warmed and not self.searching():
+            warm_up(self.config)
+            self._warmed = self.config
         self.send({"type": "readyok"})
 
     def do_setoption(self, msg):
@@ -320,11 +326,13 @@ class EngineServer:
                 "pv": best["pv"]}
 
 
-def warm_up():
-    """Load (or compile) the kernels the search uses: one tiny search of a new game."""
+def warm_up(config=None):
+    """Load (or compile) the kernels the search uses (with the options of ``config``, a
+    SearchConfig): one tiny search of a new game."""
     from tne_ai.position import Position
     from tne_ai.search.session import Search
-    Search(Position.new(2, seed=0)).run(iterations=64)
+    warm = (config or SearchConfig()).replace(iterations=None, time=None, threads=1)
+    Search(Position.new(2, seed=0), warm).run(iterations=64)
 
 
 def main():
