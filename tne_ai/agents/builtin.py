@@ -30,7 +30,8 @@ from tne_ai.agents.base import Agent, AgentForfeit, AgentSpecError  # noqa: F401
 from tne_ai.agents.external import ExternalAgent, parse_engine_spec
 from tne_ai.search.config import SearchConfig, SearchConfigError, options as search_options, spec_items, spec_values
 from tne_ai.search.determinize import determinize
-from tne_ai.search.session import Search, SearchInfo, move_seed, next_search, seconds_left
+from tne_ai.search.session import (Search, SearchInfo, check_files, move_seed, next_search,
+                                   seconds_left)
 
 if TYPE_CHECKING:
     from tne_ai.position import Position
@@ -126,9 +127,7 @@ class MctsAgent(Agent):
         if cfg.weights is not None:
             from tne_ai.search.evaluate import load_weights
             self.weights, self.prior_w = load_weights(cfg.weights)
-        if cfg.evaluation == "net":
-            from tne_ai.search.value import net_of_file
-            net_of_file(cfg.net)         # a bad network file: one error now, not one a move
+        check_files(cfg)             # a bad network or policy file: one error now, not one a move
         self.seed = int(seed)
         self.calls = 0
         # the Search of the last move (continued when it can be)

@@ -223,10 +223,15 @@ def _check_plot(plot_file):
               help="Fit the value network (needs the train extra) instead of the linear "
                    "evaluation and prior: -o names a value network file (give it to "
                    "mcts:evaluation=net,net=FILE); the gate plays it so.")
+@click.option("--policy", "move_policy", is_flag=True,
+              help="Fit the move policy (needs the train extra) to the root visits of the "
+                   "records' searched moves instead: -o names a move policy file (give it to "
+                   "mcts:prior=policy,policy=FILE); the gate plays it so.")
 @click.option("-o", "--out", "weights_out", type=OUT_FILE, required=True,
               metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
 def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
-          ray_address, holdout, every, gate_deals, gate_elo, gate_records, value_net, weights_out):
+          ray_address, holdout, every, gate_deals, gate_elo, gate_records, value_net,
+          move_policy, weights_out):
     """Learn the evaluation and the move prior from self-play games.
 
     Example: tne train --games 50 --jobs 2 --records selfplay.jsonl -o weights.npz
@@ -237,16 +242,19 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     from tne_ai.matches.train import TrainError, weights_info, write_gated
 
     _check_train(agent_spec, gate_deals, gate_records, weights_out)
+    if value_net and move_policy:
+        raise CliError("--net and --policy fit different files: give one")
     with reported():
         records, from_data = _read_data(data_files)
         records += _selfplay(agent_spec, games, players, seed, jobs, backend, ray_address,
                              records_out, resume)
         if not records:
             raise TrainError("no games to learn from: give --games or --data")
-        save, lines = _fit(records, value_net, holdout, seed, every,
+        what = "net" if value_net else "policy" if move_policy else "weights"
+        save, lines = _fit(records, what, holdout, seed, every,
                            weights_info(agent_spec, len(records), seed))
         gate_match = None if not gate_deals else _gate_match(
-            agent_spec, gate_deals, players, gate_elo, value_net, seed, jobs, backend,
+            agent_spec, gate_deals, players, gate_elo, what, seed, jobs, backend,
             ray_address, gate_records)
         accepted, match = write_gated(weights_out, save, gate_match)
     sources = []
@@ -309,11 +317,19 @@ def _selfplay(agent_spec, games, players, seed, jobs, backend, ray_address, reco
     return records
 
 
-def _fit(records, value_net, holdout, seed, every, info):
-    """Fit the weights (or the value network) to the records: (save, report lines), save
-    writing the weights file with ``info`` to the path it is given."""
+def _fit(records, what, holdout, seed, every, info):
+    """Fit the weights (``what``: "weights", the value network "net" or the move policy
+    "policy") to the records: (save, report lines), save writing the file with ``info`` to
+    the path it is given."""
     progress = progress_lines()
-    if value_net:
+    if what == "policy":
+        from tne_ai.matches.fit_policy import policy_report_lines, train_policy
+        from tne_ai.search.policy import save_policy
+        w, report = train_policy(records, holdout=holdout, seed=seed, every=every,
+                                 progress=progress.say)
+        progress.end()
+        return (lambda path: save_policy(path, w, info)), policy_report_lines(report)
+    if what == "net":
         from tne_ai.matches.fit_value import train_value, value_report_lines
         from tne_ai.search.value import save_net
         arrays, report = train_value(records, holdout=holdout, seed=seed, every=every,
@@ -328,7 +344,7 @@ def _fit(records, value_net, holdout, seed, every, info):
     return (lambda path: save_weights(path, w, prior, info)), report_lines(report, w, prior)
 
 
-def _gate_match(agent_spec, deals, players, elo1, value_net, seed, jobs, backend, ray_address,
+def _gate_match(agent_spec, deals, players, elo1, what, seed, jobs, backend, ray_address,
                 gate_records):
     """The gate's match of the weights in a file against the agent of the self-play games:
     a function of the file's path -> (accepted, TournamentResult)."""
@@ -336,7 +352,8 @@ def _gate_match(agent_spec, deals, players, elo1, value_net, seed, jobs, backend
     progress = progress_lines()
 
     def match(path):
-        result = gate(agent_spec, path, deals, players=players, elo1=elo1, net=value_net,
+        result = gate(agent_spec, path, deals, players=players, elo1=elo1, net=what == "net",
+                      policy=what == "policy",
                       seed=(seed + 1) % (L.MAX_SEED + 1), jobs=jobs, backend=backend,
                       ray_address=ray_address, out=gate_records,
                       progress=lambda done, total: done and progress.say(

@@ -51,17 +51,21 @@ def file_sha256(path):
 
 # how records name the shipped value network (search/weights/value.npz) among weights files
 SHIPPED_NET = "shipped value network"
+SHIPPED_POLICY = "shipped move policy"
 
 
 def weights_sha256(path=None):
     """The SHA-256 of a weights file; of the shipped one when ``path`` is None, of the shipped
-    value network when it is ``SHIPPED_NET``."""
+    value network when it is ``SHIPPED_NET``, of the shipped policy when ``SHIPPED_POLICY``."""
     if path is None:
         from tne_ai.search.evaluate import WEIGHTS_FILE
         path = WEIGHTS_FILE
     elif path == SHIPPED_NET:
         from tne_ai.search.value import NET_FILE
         path = NET_FILE
+    elif path == SHIPPED_POLICY:
+        from tne_ai.search.policy import POLICY_FILE
+        path = POLICY_FILE
     return file_sha256(path)
 
 
@@ -79,7 +83,8 @@ def provenance(weights=()):
 
 def spec_weights(specs):
     """The weights files the ``mcts`` agents among agent ``specs`` search with (None for the
-    shipped file, ``SHIPPED_NET`` for the shipped value network), once each in order; agents
+    shipped file, ``SHIPPED_NET`` for the shipped value network, ``SHIPPED_POLICY`` for the
+    shipped move policy), once each in order; agents
     without a fitted evaluation add nothing (the value network's search reads the weights
     file's move prior too)."""
     from tne_ai.search.config import SearchConfig
@@ -94,4 +99,7 @@ def spec_weights(specs):
         net = SHIPPED_NET if cfg.net is None else cfg.net
         if cfg.evaluation == "net" and net not in out:
             out.append(net)
+        policy = SHIPPED_POLICY if cfg.policy is None else cfg.policy
+        if cfg.prior == "policy" and policy not in out:
+            out.append(policy)
     return out

@@ -190,9 +190,8 @@ def review(record, iterations=None, seconds=None, jobs=1, seed=None, progress=No
     if cfg.weights is not None:
         from tne_ai.search.evaluate import load_weights
         load_weights(cfg.weights)      # a bad weights file: one error now, not one a move
-    if cfg.evaluation == "net":
-        from tne_ai.search.value import net_of_file
-        net_of_file(cfg.net)
+    from tne_ai.search.session import check_files
+    check_files(cfg)
     record = load_game_record(record)
     base = cfg.replace(iterations=None, time=None, seed=0)
     tasks = []

@@ -450,14 +450,15 @@ def check_gate_agent(agent_spec):
 
 
 def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed=0, jobs=1,
-         backend="local", ray_address=None, out=None, progress=None, net=False):
+         backend="local", ray_address=None, out=None, progress=None, net=False, policy=False):
     """Whether the weights in ``weights_file`` pass the gate: a match of ``agent_spec``
     with those weights ("new") against ``agent_spec`` as given ("previous", the generation
     before: the agent that played the self-play games), ``players`` seats with one "new",
     at most ``deals`` deals in every seat rotation, stopped by an SPRT(0, elo1) (alpha =
     beta = 0.05).  Returns (accepted, TournamentResult): accepted only when the SPRT
     accepts H1 (elo >= elo1); H0 or no decision within the deals rejects the weights.
-    ``net``: the file is a value network, played as ``evaluation=net,net=FILE``."""
+    ``net``: the file is a value network, played as ``evaluation=net,net=FILE``;
+    ``policy``: a move policy, played as ``prior=policy,policy=FILE``."""
     from tne_ai import limits as L
     from tne_ai.errors import InputError
     from tne_ai.core.io import parse_float, parse_int
@@ -472,8 +473,12 @@ def gate(agent_spec, weights_file, deals, players=2, elo1=DEFAULT_GATE_ELO, seed
     check_gate_agent(agent_spec)
     try:
         cfg = SearchConfig.from_spec(agent_spec)
-        cfg = cfg.replace(evaluation="net", net=weights_file) if net else \
-            cfg.replace(weights=weights_file)
+        if net:
+            cfg = cfg.replace(evaluation="net", net=weights_file)
+        elif policy:
+            cfg = cfg.replace(prior="policy", policy=weights_file)
+        else:
+            cfg = cfg.replace(weights=weights_file)
         new_spec = cfg.to_spec()
     except SearchConfigError as e:
         raise TrainError(str(e)) from None

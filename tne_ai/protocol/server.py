@@ -189,9 +189,9 @@ class EngineServer:
         if key == "weights" and config.weights is not None:
             from tne_ai.search.evaluate import load_weights
             load_weights(config.weights)
-        if config.evaluation == "net" and key in ("net", "evaluation"):
-            from tne_ai.search.value import net_of_file
-            net_of_file(config.net)
+        if key in ("net", "evaluation", "policy", "prior"):
+            from tne_ai.search.session import check_files
+            check_files(config)
         self.config = config
 
     def do_newgame(self, msg):

@@ -140,6 +140,9 @@ _ROWS = (
     OptionInfo("net", "path", None, None, None, False,
                "evaluation=net: a value network file of tne train --net (default: the "
                "shipped search/weights/value.npz)"),
+    OptionInfo("policy", "path", None, None, None, False,
+               "prior=policy: a move policy file of tne train --policy (default: the "
+               "shipped search/weights/policy.npz)"),
     OptionInfo("capacity", "int", None, 2, L.MAX_NODES, False,
                "tree nodes per thread (default: sized from the budget)"),
     OptionInfo("batch", "int", DEFAULT_BATCH, 1, L.MAX_BATCH, False,
@@ -270,6 +273,7 @@ class SearchConfig:
     threads: int = 1
     weights: Optional[str] = None
     net: Optional[str] = None
+    policy: Optional[str] = None
     capacity: Optional[int] = None
     batch: int = DEFAULT_BATCH
     iterations: Optional[int] = None

@@ -106,12 +106,14 @@ def move_features(st, masks, a, x):
                              m2 & bb[S.BB_TREASURE + 2])
     own = 0
     rival = 0
+    # a leader moving is lifted first (SPEC section 2): the square it leaves is not a neighbour
+    lifted = st[S.leader_sq(p, (a - S.A_LEADER) // SQUARES)] if S.A_LEADER <= a < S.A_WITHDRAW else -1
     kills_own = 0
     kills_rival = 0
     on_red = has(bb[red], bb[red + 1], bb[red + 2], sq)
     for j in range(4):
         t = NEIGHBOURS[sq, j]
-        if t < 0:
+        if t < 0 or t == lifted:
             continue
         q = _leader_owner(st, t)
         if q < 0:
@@ -198,10 +200,18 @@ def policy_error(arrays):
 
 
 def save_policy(path, w, info=None):
-    """Write a policy's weights (``POLICY_FORMAT``) to path."""
-    extra = {} if info is None else {"info": np.array(info)}
-    with open(path, "wb") as f:
-        np.savez(f, format=np.array(POLICY_FORMAT), w=np.asarray(w, dtype=np.float32), **extra)
+    """Write a policy's weights file (``POLICY_FORMAT``, the weights as float32) to path, in
+    one step (a file beside it, then renamed); ``info``: strings and numbers kept beside them
+    (how it was fitted)."""
+    w = np.asarray(w, dtype=np.float32)
+    why = policy_error({"w": w})
+    if why is not None:
+        raise ValueError(why)
+    extra = {f"info_{k}": np.asarray(v) for k, v in (info or {}).items()}
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "wb") as f:
+        np.savez(f, format=np.array(POLICY_FORMAT), w=w, **extra)
+    os.replace(tmp, path)
 
 
 def load_policy(path):
@@ -214,6 +224,8 @@ def load_policy(path):
             arrays = {k: z[k] for k in z.files}
     except FileNotFoundError:
         raise bad("no such file") from None
+    except OSError as e:
+        raise bad(f"cannot read it ({e.strerror or type(e).__name__})") from None
     except Exception as e:   # a truncated or foreign file: numpy raises many kinds
         raise bad(f"not a policy weights file ({type(e).__name__})") from None
     fmt = arrays.get("format")
@@ -228,8 +240,18 @@ def load_policy(path):
 _POLICIES = {}
 
 
-def shipped_policy():
-    """The shipped policy's weights (loaded once)."""
-    if POLICY_FILE not in _POLICIES:
-        _POLICIES[POLICY_FILE] = load_policy(POLICY_FILE)
-    return _POLICIES[POLICY_FILE]
+def policy_of_file(path=None):
+    """A policy file's weights (the shipped one when ``path`` is None), loaded and checked
+    once per version of the file (its path, size and modification time)."""
+    path = POLICY_FILE if path is None else path
+    try:
+        st = os.stat(path)
+        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    except (OSError, ValueError):
+        key = None
+    if key is None or key not in _POLICIES:
+        w = load_policy(path)
+        if key is None:
+            return w
+        _POLICIES[key] = w
+    return _POLICIES[key]

@@ -38,7 +38,7 @@ from tne_ai.errors import TneError
 from tne_ai.search import ending
 from tne_ai.search.config import SearchConfig, canonical
 from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from tne_ai.search.policy import POLICY_VISITS, policy_scratch, shipped_policy
+from tne_ai.search.policy import POLICY_VISITS, policy_of_file, policy_scratch
 from tne_ai.search.value import net_of_file, value_scratch
 from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_POLICY_VISITS,
                                 CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes,
@@ -244,7 +244,7 @@ class Search:
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._net = _value_net(cfg)
-        self._policy_w = shipped_policy() if cfg.prior == "policy" else None
+        self._policy_w = policy_of_file(cfg.policy) if cfg.prior == "policy" else None
         self._settle = True if cfg.settle else None
         self._rollout = True if cfg.rollout != 0 else None     # 0: no playout compiled (mcts)
         self._cfg = np.zeros(CFG_SIZE)
@@ -634,6 +634,15 @@ def _grown(tree: Tree, capacity: int) -> Tree:
         b[:n] = a[:n]
     bigger.count[0] = n
     return bigger
+
+
+def check_files(cfg: SearchConfig) -> None:
+    """Read the value network and policy files cfg searches with now (TneError for a bad
+    one), so that a bad file is one error at once, not one a move."""
+    if cfg.evaluation == "net":
+        net_of_file(cfg.net)
+    if cfg.prior == "policy":
+        policy_of_file(cfg.policy)
 
 
 def _value_net(cfg: SearchConfig) -> Optional[tuple]:
