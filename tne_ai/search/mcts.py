@@ -61,7 +61,8 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``net`` (the value
     network, search/value.py: its arrays and this thread's scratch; it wins over model_w),
     ``policy`` (the move policy, search/policy.py: its weights, a feature scratch and two
-    score arrays, the root's and a node's; it orders widening where prior_w would),
+    score arrays, the root's, scored once per root by ``policy.score_root``, and a node's; it
+    orders widening where prior_w would),
     ``prior_w`` (move priors for widening; None: untried moves open at random),
     ``settle_on`` (True: settle pending decisions before scoring a leaf) and ``rollout_on``
     (True: the random rollout of cfg's length; None when that length is 0, the default, so
@@ -81,10 +82,6 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     if root[S.TO_ACT] == viewer and root[S.PHASE] != S.PH_OVER:
         root_n = legal_moves(root, root_moves)
         root_lstamp = _stamp_moves(root_moves, root_n, root_legal, stamps)
-        if policy is not None and root[S.PHASE] == S.PH_ACTION:
-            # the root's moves are the same in every determinization: scored once
-            prepare(root, kmask, masks)
-            score_moves(root, masks, root_moves, root_n, policy[0], policy[1], policy[2])
     rollout_depth = np.int64(cfg[CFG_ROLLOUT])
     for _ in range(iterations):
         determinize(root, viewer, rng, st)

@@ -184,6 +184,23 @@ def policy_scratch(w):
             np.zeros(S.N_ACTIONS))
 
 
+def score_root(st, w, scores):
+    """Score the legal moves of st (the root of a search, where the policy orders widening
+    in the action phase) into scores: the root's moves are the same in every determinization,
+    so they are scored once per root, not once per batch of iterations."""
+    from tne_ai.core.rules.kingdoms import MAX_KINGDOMS
+    from tne_ai.core.rules.movegen import legal_moves
+    from tne_ai.search.priors import N_MASKS, prepare
+    if st[S.PHASE] != S.PH_ACTION:
+        return
+    moves = np.empty(S.MAX_MOVES, dtype=np.int64)
+    n = legal_moves(st, moves)
+    kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
+    masks = np.empty((N_MASKS, 3), dtype=np.uint64)
+    prepare(st, kmask, masks)
+    score_moves(st, masks, moves, n, w, np.zeros(N_MOVE_FEATURES, dtype=np.float32), scores)
+
+
 # --- weights files --------------------------------------------------------------------------
 
 def policy_error(arrays):

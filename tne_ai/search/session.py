@@ -38,7 +38,7 @@ from tne_ai.errors import TneError
 from tne_ai.search import ending
 from tne_ai.search.config import SearchConfig, canonical
 from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
-from tne_ai.search.policy import POLICY_VISITS, policy_of_file, policy_scratch
+from tne_ai.search.policy import POLICY_VISITS, policy_of_file, policy_scratch, score_root
 from tne_ai.search.value import net_of_file, value_scratch
 from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_POLICY_VISITS,
                                 CFG_ROLLOUT, CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes,
@@ -282,6 +282,9 @@ class Search:
         self._policy_scratch: List[Optional[tuple]] = [
             None if self._policy_w is None else policy_scratch(self._policy_w)
             for _ in range(self.config.threads)]
+        for ps in self._policy_scratch:
+            if ps is not None:
+                score_root(st, ps[0], ps[2])
         self.iterations = 0
         self.seconds = 0.0
         self._inherit = inherit                # (trees, root, viewer) to take subtrees from
