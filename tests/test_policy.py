@@ -128,28 +128,46 @@ def test_pass_swap_and_withdraw_have_only_their_kind():
     check(p, "withdraw green", expected(P.K_WITHDRAW))
 
 
+def net_arrays(hidden=3, seed=7):
+    """A seeded policy network's arrays (w, A, b, v) of that many hidden units."""
+    rng = np.random.default_rng(seed)
+    f = PO.N_MOVE_FEATURES
+    return {"w": rng.standard_normal(f).astype(np.float32),
+            "A": rng.standard_normal((f, hidden)).astype(np.float32),
+            "b": rng.standard_normal(hidden).astype(np.float32),
+            "v": rng.standard_normal(hidden).astype(np.float32)}
+
+
 def _write_npz(path, **arrays):
     np.savez(str(path), **arrays)
 
 
 def _truncated(path):
-    PO.save_policy(path, np.ones(PO.N_MOVE_FEATURES, np.float32))
+    PO.save_policy(path, net_arrays())
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2])
 
 
 def _wrong_shape(path):
-    _write_npz(path, format=np.array(PO.POLICY_FORMAT), w=np.ones(5, np.float32))
+    arrays = net_arrays()
+    arrays["w"] = np.ones(5, np.float32)
+    _write_npz(path, format=np.array(PO.POLICY_FORMAT), **arrays)
 
 
 def _nan(path):
-    w = np.ones(PO.N_MOVE_FEATURES, np.float32)
-    w[3] = np.nan
-    _write_npz(path, format=np.array(PO.POLICY_FORMAT), w=w)
+    arrays = net_arrays()
+    arrays["A"][3, 1] = np.nan
+    _write_npz(path, format=np.array(PO.POLICY_FORMAT), **arrays)
+
+
+def _missing(path):
+    arrays = net_arrays()
+    del arrays["v"]
+    _write_npz(path, format=np.array(PO.POLICY_FORMAT), **arrays)
 
 
 def _other_format(path):
-    _write_npz(path, format=np.array("tne-eval/1"), w=np.ones(PO.N_MOVE_FEATURES, np.float32))
+    _write_npz(path, format=np.array("tne-eval/1"), **net_arrays())
 
 
 def _text(path):
@@ -159,7 +177,8 @@ def _text(path):
 @pytest.mark.parametrize("make,fragment", [
     (_truncated, "not a policy weights file"),
     (_wrong_shape, f"shape (5,), not ({PO.N_MOVE_FEATURES},)"),
-    (_nan, "not a finite number"),
+    (_nan, "'A' holds a value that is not a finite number"),
+    (_missing, "it has no array 'v'"),
     (_other_format, "not a tne-policy/1 file"),
     (_text, "not a policy weights file"),
     (None, "no such file"),
@@ -179,18 +198,37 @@ def test_a_bad_policy_file_is_one_clear_error_naming_it(tmp_path, make, fragment
 
 
 def test_a_saved_policy_loads_back(tmp_path):
-    """save_policy then load_policy: the same float32 weights, whatever the info kept."""
-    w = np.arange(PO.N_MOVE_FEATURES, dtype=np.float32) / 4
-    PO.save_policy(tmp_path / "p.npz", w, info={"games": 400, "source": "test"})
+    """save_policy then load_policy: the same float32 arrays, whatever the info kept."""
+    arrays = net_arrays()
+    PO.save_policy(tmp_path / "p.npz", arrays, info={"games": 400, "source": "test"})
     back = PO.load_policy(tmp_path / "p.npz")
-    assert back.dtype == np.float32
-    assert back.tolist() == w.tolist()
+    for name, a in zip(PO.POLICY_ARRAYS, back):
+        assert a.dtype == np.float32
+        assert a.tolist() == arrays[name].tolist()
 
 
-def test_the_numba_logit_is_the_jax_dot_product():
+def test_the_hidden_layer_by_hand():
+    """x = (1, 2, 0, ...); w = (0.5, 0, ...); A's rows 0 and 1 are (1, -1) and (1, 0), b =
+    (-1, 0.5), v = (2, 3).  Hidden: (-1 + 1 + 2, 0.5 - 1 + 0) = (2, -0.5), rectified (2, 0);
+    logit 0.5 * 1 + 2 * 2 + 3 * 0 = 4.5."""
+    f = PO.N_MOVE_FEATURES
+    w = np.zeros(f, np.float32)
+    w[0] = 0.5
+    A = np.zeros((f, 2), np.float32)
+    A[0], A[1] = (1, -1), (1, 0)
+    net = (w, A, np.array([-1, 0.5], np.float32), np.array([2, 3], np.float32))
+    x = np.zeros(f, np.float32)
+    x[:2] = (1, 2)
+    assert PO.features_logit(net, x, np.zeros(2, np.float32)) == pytest.approx(4.5, abs=1e-6)
+
+
+def test_the_numba_logit_is_the_jax_forward_pass():
     """On every legal move of three positions (the scenes above and a new game), the kernel's
-    logit w . x (move_logit, score_moves) equals x @ w computed by JAX, for a seeded w."""
-    w = np.random.default_rng(7).standard_normal(PO.N_MOVE_FEATURES).astype(np.float32)
+    logit (move_logit, score_moves) equals w . x + v . relu(x A + b) computed by JAX, for a
+    seeded network of 8 hidden units."""
+    arrays = net_arrays(hidden=8)
+    net = tuple(arrays[k] for k in PO.POLICY_ARRAYS)
+    scratch = (np.zeros(PO.N_MOVE_FEATURES, np.float32), np.zeros(8, np.float32))
     positions = [load(tiles={"J2": "r"}, scores=[{"red": 3, "green": 5}, {}]),
                  load(tiles={"G4": "r", "L5": "r", "M6": "r"},
                       leaders=[(1, "blue", "G5"), (0, "black", "L6")]),
@@ -199,15 +237,16 @@ def test_the_numba_logit_is_the_jax_dot_product():
     masks = np.empty((P.N_MASKS, 3), np.uint64)
     moves = np.empty(S.MAX_MOVES, np.int64)
     rows = np.zeros((S.MAX_MOVES, PO.N_MOVE_FEATURES), np.float32)
-    x = np.zeros(PO.N_MOVE_FEATURES, np.float32)
+    j = {k: jnp.asarray(v) for k, v in arrays.items()}
     for p in positions:
         n = FP._position_rows(p.st, kmask, masks, moves, rows)
         assert n == len(p.legal_codes()) and n > 20
-        want = np.asarray(jnp.asarray(rows[:n]) @ jnp.asarray(w))
-        got = np.array([PO.move_logit(p.st, masks, moves[i], w, x) for i in range(n)])
+        xs = jnp.asarray(rows[:n])
+        want = np.asarray(xs @ j["w"] + jnp.maximum(xs @ j["A"] + j["b"], 0.0) @ j["v"])
+        got = np.array([PO.move_logit(p.st, masks, moves[i], net, scratch) for i in range(n)])
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
         scores = np.full(S.N_ACTIONS, np.nan)
-        PO.score_moves(p.st, masks, moves, n, w, x, scores)
+        PO.score_moves(p.st, masks, moves, n, net, scratch, scores)
         np.testing.assert_allclose(scores[moves[:n]], want, rtol=0, atol=1e-5)
 
 
@@ -228,16 +267,17 @@ def test_the_cross_entropy_of_numpy_and_of_the_jax_fit_agree_with_the_hand_value
     exactly the learning rate, ln 2; with only column 0 free the held-out loss there is the
     mean above, and at w = 0 (no column free) it is (ln 3 + ln 2) / 2."""
     toy = _toy()
-    w = np.zeros(PO.N_MOVE_FEATURES, np.float32)
-    w[0] = math.log(2)
+    linear = FP.init_policy(0, 0)            # no hidden unit: the linear term alone
+    linear["w"][0] = math.log(2)
     hand = (math.log(2) - math.log(4 / 7)) / 2
-    assert FP.policy_loss_np(w, toy) == pytest.approx(hand, abs=1e-6)
-    assert FP.policy_loss_np(np.zeros_like(w), toy) == pytest.approx(math.log(6) / 2, abs=1e-6)
-    fitted, report = FP.fit_policy(toy, toy, columns=[0], steps=1, learning_rate=math.log(2))
-    assert fitted[0] == pytest.approx(math.log(2), abs=1e-5)
-    assert np.all(fitted[1:] == 0)
+    assert FP.policy_loss_np(linear, toy) == pytest.approx(hand, abs=1e-6)
+    assert FP.policy_loss_np(FP.init_policy(0, 0), toy) == pytest.approx(math.log(6) / 2, abs=1e-6)
+    fitted, report = FP.fit_policy(toy, toy, hidden=0, columns=[0], steps=1,
+                                   learning_rate=math.log(2))
+    assert fitted["w"][0] == pytest.approx(math.log(2), abs=1e-5)
+    assert np.all(fitted["w"][1:] == 0)
     assert report["best"] == pytest.approx(hand, abs=1e-5)
-    _, report = FP.fit_policy(toy, toy, columns=[], steps=1)
+    _, report = FP.fit_policy(toy, toy, hidden=0, columns=[], steps=1)
     assert report["best"] == pytest.approx(math.log(6) / 2, abs=1e-5)
 
 

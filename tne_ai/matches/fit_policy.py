@@ -4,9 +4,9 @@ JAX and optax (the ``train`` extra; the search's inference is the numba kernel).
 ``policy_dataset(records)`` replays the records and, at every action-phase decision whose
 ``meta.visits`` entry holds the root visits, lists the legal moves with their features and
 their share of the visits (0 for a move the search never opened).  ``fit_policy`` fits the
-linear policy's weights by the cross-entropy of the softmax over each position's legal moves
-against those shares, Adam on the full training set; the step with the lowest held-out loss
-is kept.  The report compares the held-out loss with two references: every legal move alike
+policy network (a linear term and one hidden layer) by the cross-entropy of the softmax over
+each position's legal moves against those shares, Adam on the full training set; the step
+with the lowest held-out loss is kept.  The report compares the held-out loss with two references: every legal move alike
 (the uniform policy) and the move kinds alone (a linear policy on the kind columns only, the
 nearest a per-kind weight vector comes).  Everything takes a seed.
 """
@@ -18,7 +18,7 @@ from numba import njit
 from tne_ai.core import state as S
 from tne_ai.core.rules.movegen import legal_moves
 from tne_ai.errors import TneError
-from tne_ai.search.policy import N_MOVE_FEATURES, PF_KIND, move_features
+from tne_ai.search.policy import N_MOVE_FEATURES, PF_KIND, POLICY_ARRAYS, move_features
 from tne_ai.search.priors import N_KINDS, N_MASKS, prepare
 
 
@@ -104,37 +104,57 @@ def _require_jax():
     return jax, optax
 
 
-def policy_loss_np(w, data):
-    """The mean cross-entropy of the linear policy w against data's visit shares."""
-    logit = data["x"].astype(np.float64) @ np.asarray(w, dtype=np.float64)
-    g = data["group"]
-    n = len(data["game"])
+def policy_logits_np(arrays, x):
+    """The policy network's logits of feature rows x (numpy, float64): w . x + v . relu(x A + b)."""
+    x = np.asarray(x, dtype=np.float64)
+    w, A, b, v = (np.asarray(arrays[k], dtype=np.float64) for k in POLICY_ARRAYS)
+    return x @ w + np.maximum(x @ A + b, 0.0) @ v
+
+
+def _group_log_softmax(logit, g, n):
     top = np.full(n, -np.inf)
     np.maximum.at(top, g, logit)
     z = np.zeros(n)
     np.add.at(z, g, np.exp(logit - top[g]))
-    logp = logit - top[g] - np.log(z[g])
+    return logit - top[g] - np.log(z[g])
+
+
+def policy_loss_np(arrays, data):
+    """The mean cross-entropy of the policy network (arrays w, A, b, v) against data's
+    visit shares, over its decisions."""
+    n = len(data["game"])
+    logp = _group_log_softmax(policy_logits_np(arrays, data["x"]), data["group"], n)
     ce = np.zeros(n)
-    np.add.at(ce, g, -data["t"] * logp)
+    np.add.at(ce, data["group"], -data["t"] * logp)
     return float(ce.mean())
 
 
-def top_agreement(w, data):
-    """The share of decisions where the policy's best move is the search's most visited."""
-    logit = data["x"].astype(np.float64) @ np.asarray(w, dtype=np.float64)
+def top_agreement(arrays, data):
+    """The share of decisions where the policy's best move is (one of) the search's most
+    visited."""
+    logit = policy_logits_np(arrays, data["x"])
     g = data["group"]
-    n = len(data["game"])
     order = np.lexsort((-logit, g))
     first = order[np.r_[True, g[order][1:] != g[order][:-1]]]
     most = np.lexsort((-data["t"], g))
     most_first = most[np.r_[True, g[most][1:] != g[most][:-1]]]
-    return float(np.mean(data["t"][first] >= data["t"][most_first] - 1e-9)) if n else 0.0
+    return float(np.mean(data["t"][first] >= data["t"][most_first] - 1e-9))
 
 
-def fit_policy(train_set, test_set, columns=None, steps=400, learning_rate=0.05, l2=1e-4,
-               progress=None):
-    """The linear policy's weights fitted to train_set (only ``columns`` free when given, the
-    rest 0); returns (w, report) with the held-out loss of the best step."""
+def init_policy(hidden, seed):
+    """Starting arrays: w, b and v zero (every move alike), A small and seeded."""
+    rng = np.random.default_rng(seed)
+    return {"w": np.zeros(N_MOVE_FEATURES, dtype=np.float32),
+            "A": rng.normal(0.0, 1.0 / np.sqrt(N_MOVE_FEATURES),
+                            (N_MOVE_FEATURES, hidden)).astype(np.float32),
+            "b": np.zeros(hidden, dtype=np.float32), "v": np.zeros(hidden, dtype=np.float32)}
+
+
+def fit_policy(train_set, test_set, hidden=16, columns=None, steps=600, learning_rate=0.02,
+               l2=1e-4, seed=0, progress=None):
+    """The policy network (``hidden`` units; 0: the linear term alone, on ``columns`` only
+    when they are given) fitted to train_set by full-batch Adam; returns (arrays, report)
+    with the arrays of the step of the lowest held-out loss (checked every 10 steps)."""
     jax, optax = _require_jax()
     import jax.numpy as jnp
     free = np.zeros(N_MOVE_FEATURES, dtype=np.float32)
@@ -145,60 +165,70 @@ def fit_policy(train_set, test_set, columns=None, steps=400, learning_rate=0.05,
         return (jnp.asarray(d["x"]), jnp.asarray(d["t"]), jnp.asarray(d["group"]),
                 len(d["game"]))
 
-    def loss(w, x, t, g, n):
-        logit = x @ (w * free_j)
+    def logits(p, x):
+        return x @ (p["w"] * free_j) + jax.nn.relu(x @ p["A"] + p["b"]) @ p["v"]
+
+    def loss(p, x, t, g, n):
+        logit = logits(p, x)
         top = jax.ops.segment_max(logit, g, num_segments=n)
         z = jax.ops.segment_sum(jnp.exp(logit - top[g]), g, num_segments=n)
         logp = logit - top[g] - jnp.log(z[g])
         return -jnp.sum(t * logp) / n
 
+    def penalty(p):
+        return l2 * (jnp.sum(p["w"] ** 2) + jnp.sum(p["A"] ** 2) + jnp.sum(p["v"] ** 2))
+
     tr, te = tensors(train_set), tensors(test_set)
     optimiser = optax.adam(learning_rate)
-    w = jnp.zeros(N_MOVE_FEATURES, dtype=jnp.float32)
-    state = optimiser.init(w)
+    params = {k: jnp.asarray(v) for k, v in init_policy(hidden, seed).items()}
+    state = optimiser.init(params)
 
     # the data are arguments, not constants of the compiled step (XLA would fold them)
     @partial(jax.jit, static_argnums=(5,))
-    def step(w, state, x, t, g, n):
-        value, grad = jax.value_and_grad(lambda v: loss(v, x, t, g, n) + l2 * jnp.sum(v * v))(w)
-        updates, state = optimiser.update(grad, state, w)
-        return optax.apply_updates(w, updates), state, value
+    def step(p, state, x, t, g, n):
+        value, grad = jax.value_and_grad(lambda q: loss(q, x, t, g, n) + penalty(q))(p)
+        updates, state = optimiser.update(grad, state, p)
+        return optax.apply_updates(p, updates), state, value
 
     held = jax.jit(loss, static_argnums=(4,))
-    best, best_loss, history = np.zeros(N_MOVE_FEATURES), np.inf, []
+    best, best_loss, history = None, np.inf, []
     for i in range(steps):
-        w, state, value = step(w, state, *tr)
+        params, state, value = step(params, state, *tr)
         if (i + 1) % 10 == 0 or i == steps - 1:
-            test_loss = float(held(w, *te))
+            test_loss = float(held(params, *te))
             history.append((i + 1, float(value), test_loss))
             if progress is not None:
                 progress("fit", f"policy: step {i + 1} of {steps}: train {float(value):.4f}, "
                                 f"held out {test_loss:.4f}")
             if test_loss < best_loss:
-                best_loss, best = test_loss, np.asarray(w * free_j, dtype=np.float64)
-    return best.astype(np.float32), {"best": best_loss, "history": history}
+                best_loss = test_loss
+                best = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
+                best["w"] = best["w"] * free
+    return best, {"best": best_loss, "history": history}
 
 
-def train_policy(records, holdout=0.2, seed=0, every=1, steps=400, progress=None):
-    """The policy fitted to the records' searched decisions (``tne train --policy``): returns
-    (w, report) with the held-out cross-entropy and top-move agreement of the policy, of the
-    kinds alone and of the uniform policy."""
+def train_policy(records, holdout=0.2, seed=0, every=1, hidden=16, steps=600, progress=None):
+    """The policy network fitted to the records' searched decisions (``tne train
+    --policy``): returns (arrays, report) with the held-out cross-entropy and top-move
+    agreement of the network, of the kinds alone (a linear score of the kind columns only)
+    and of the uniform policy."""
     data = policy_dataset(records, every=every, progress=progress)
     train_set, test_set = split_games(data, holdout, seed)
-    w, fit = fit_policy(train_set, test_set, steps=steps, progress=progress)
-    kinds, _ = fit_policy(train_set, test_set, columns=range(PF_KIND, PF_KIND + N_KINDS),
-                          steps=steps)
-    uniform = np.zeros(N_MOVE_FEATURES, dtype=np.float32)
+    arrays, _ = fit_policy(train_set, test_set, hidden=hidden, steps=steps, seed=seed,
+                           progress=progress)
+    kinds, _ = fit_policy(train_set, test_set, hidden=0, steps=steps, seed=seed,
+                          columns=range(PF_KIND, PF_KIND + N_KINDS))
+    uniform = init_policy(0, seed)
     report = {"train_decisions": len(train_set["game"]), "test_decisions": len(test_set["game"]),
-              "moves_per_decision": len(data["t"]) / len(data["game"])}
-    for name, v in (("policy", w), ("kinds", kinds), ("uniform", uniform)):
-        report[name] = (policy_loss_np(v, test_set), top_agreement(v, test_set))
-    return w, report
+              "moves_per_decision": len(data["t"]) / len(data["game"]), "hidden": hidden}
+    for name, a in (("policy", arrays), ("kinds", kinds), ("uniform", uniform)):
+        report[name] = (policy_loss_np(a, test_set), top_agreement(a, test_set))
+    return arrays, report
 
 
 def policy_report_lines(report):
     """The text lines of a ``train_policy`` report."""
-    lines = [f"policy: fitted on {report['train_decisions']} decisions "
+    lines = [f"policy: {report['hidden']} hidden units, fitted on {report['train_decisions']} decisions "
              f"({report['moves_per_decision']:.0f} legal moves each on average); held out "
              f"{report['test_decisions']}: cross-entropy to the visit shares (top move agrees):"]
     for name in ("policy", "kinds", "uniform"):

@@ -3,8 +3,9 @@ features, which decides the order in which progressive widening opens a node's m
 a kind and across kinds (search/mcts.py, ``_new_move``).
 
 ``move_features(st, masks, a, x)`` writes the ``N_MOVE_FEATURES`` numbers of action a into x
-(float32); ``masks`` must be ``priors.prepare``d for st.  The policy's logit of a move is a
-linear layer over them, ``w . x``; its probabilities over a position's legal moves are their
+(float32); ``masks`` must be ``priors.prepare``d for st.  The policy's logit of a move is a small
+network over them, a linear term and one hidden layer of rectified units,
+``w . x + v . relu(x A + b)``; its probabilities over a position's legal moves are their
 softmax, fitted by ``tne_ai.matches.fit_policy`` to the root visit shares of searches (the
 ``meta.visits`` of self-play records).  The features (SPEC sections named where the rule is):
 
@@ -55,10 +56,14 @@ PF_IN_HAND = PF_POINTS + 1
 N_MOVE_FEATURES = PF_IN_HAND + 1
 
 # a node below the root orders its moves by the policy once it has this many visits (the
-# root always does): scoring every legal move costs about as much as several iterations
-POLICY_VISITS = 64
+# root always does, its moves scored once): none does, since scoring every legal move at each
+# opening cost a third of the iterations a second even from 64 or 256 visits (bench/README.md,
+# "The move policy"), where the root's order costs nothing measurable
+POLICY_VISITS = 1 << 40
 
 POLICY_FORMAT = "tne-policy/1"
+POLICY_ARRAYS = ("w", "A", "b", "v")
+MAX_POLICY_HIDDEN = 256
 POLICY_FILE = os.path.join(os.path.dirname(__file__), "weights", "policy.npz")
 
 
@@ -140,21 +145,41 @@ def move_features(st, masks, a, x):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def move_logit(st, masks, a, w, x):
-    """The policy's logit of action a: w . features (x: scratch of N_MOVE_FEATURES)."""
-    move_features(st, masks, a, x)
-    s = 0.0
+def features_logit(net, x, h):
+    """The policy network's logit of a feature row x: w . x + v . relu(x A + b) (``net`` =
+    (w, A, b, v), float32; h: scratch of the hidden units).  Most features of a move are 0
+    (the one-hot kind, colour and rank), so only the rows of A of the others are added."""
+    w, A, b, v = net
+    hidden = b.shape[0]
+    for j in range(hidden):
+        h[j] = b[j]
+    s = np.float32(0.0)
     for i in range(N_MOVE_FEATURES):
-        s += w[i] * x[i]
+        xi = x[i]
+        if xi != 0.0:
+            s += w[i] * xi
+            for j in range(hidden):
+                h[j] += A[i, j] * xi
+    for j in range(hidden):
+        if h[j] > 0.0:
+            s += v[j] * h[j]
     return s
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def score_moves(st, masks, moves, n, w, x, scores):
+def move_logit(st, masks, a, net, scratch):
+    """The policy's logit of action a (masks prepared for st; scratch = (feature row,
+    hidden units), ``policy_scratch``'s)."""
+    move_features(st, masks, a, scratch[0])
+    return features_logit(net, scratch[0], scratch[1])
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def score_moves(st, masks, moves, n, net, scratch, scores):
     """scores[a] = the logit of each of the n legal moves a in moves (masks prepared)."""
     for i in range(n):
         a = moves[i]
-        scores[a] = move_logit(st, masks, a, w, x)
+        scores[a] = move_logit(st, masks, a, net, scratch)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -177,14 +202,16 @@ def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, rng):
     return best
 
 
-def policy_scratch(w):
-    """One search thread's policy tuple for ``run_iterations``: the weights, a feature row,
-    the root's scores and a node's (by action code)."""
-    return (w, np.zeros(N_MOVE_FEATURES, dtype=np.float32), np.zeros(S.N_ACTIONS),
-            np.zeros(S.N_ACTIONS))
+def policy_scratch(net):
+    """One search thread's policy tuple for ``run_iterations``: the network (w, A, b, v),
+    its scratch (a feature row, the hidden units), the root's scores and a node's (by action
+    code)."""
+    scratch = (np.zeros(N_MOVE_FEATURES, dtype=np.float32),
+               np.zeros(net[2].shape[0], dtype=np.float32))
+    return (net, scratch, np.zeros(S.N_ACTIONS), np.zeros(S.N_ACTIONS))
 
 
-def score_root(st, w, scores):
+def score_root(st, net, scratch, scores):
     """Score the legal moves of st (the root of a search, where the policy orders widening
     in the action phase) into scores: the root's moves are the same in every determinization,
     so they are scored once per root, not once per batch of iterations."""
@@ -198,42 +225,53 @@ def score_root(st, w, scores):
     kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
     masks = np.empty((N_MASKS, 3), dtype=np.uint64)
     prepare(st, kmask, masks)
-    score_moves(st, masks, moves, n, w, np.zeros(N_MOVE_FEATURES, dtype=np.float32), scores)
+    score_moves(st, masks, moves, n, net, scratch, scores)
 
 
 # --- weights files --------------------------------------------------------------------------
 
 def policy_error(arrays):
-    """Why arrays are not a policy (a sentence), or None."""
-    w = arrays.get("w")
-    if w is None:
-        return "it has no array 'w'"
-    w = np.asarray(w)
-    if w.shape != (N_MOVE_FEATURES,):
-        return f"'w' has shape {w.shape}, not ({N_MOVE_FEATURES},)"
-    if not np.all(np.isfinite(w)):
-        return "'w' holds a value that is not a finite number"
+    """Why arrays (w, A, b, v) are not a policy network (a sentence), or None."""
+    for name in POLICY_ARRAYS:
+        if arrays.get(name) is None:
+            return f"it has no array '{name}'"
+    hidden = np.asarray(arrays["b"]).shape[0] if np.ndim(arrays["b"]) == 1 else -1
+    if not 1 <= hidden <= MAX_POLICY_HIDDEN:
+        return f"'b' has shape {np.shape(arrays['b'])}, not (H,) with 1 <= H <= {MAX_POLICY_HIDDEN}"
+    want = {"w": (N_MOVE_FEATURES,), "A": (N_MOVE_FEATURES, hidden), "b": (hidden,),
+            "v": (hidden,)}
+    for name, shape in want.items():
+        a = np.asarray(arrays[name])
+        if a.shape != shape:
+            return f"'{name}' has shape {a.shape}, not {shape}"
+        if a.dtype.kind not in "fiu" or not np.all(np.isfinite(a)):
+            return f"'{name}' holds a value that is not a finite number"
     return None
 
 
-def save_policy(path, w, info=None):
-    """Write a policy's weights file (``POLICY_FORMAT``, the weights as float32) to path, in
-    one step (a file beside it, then renamed); ``info``: strings and numbers kept beside them
-    (how it was fitted)."""
-    w = np.asarray(w, dtype=np.float32)
-    why = policy_error({"w": w})
+def policy_net(arrays):
+    """The kernels' tuple (w, A, b, v) of a policy's arrays, float32 and contiguous."""
+    return tuple(np.ascontiguousarray(arrays[k], dtype=np.float32) for k in POLICY_ARRAYS)
+
+
+def save_policy(path, arrays, info=None):
+    """Write a policy network's file (``POLICY_FORMAT``; arrays w, A, b, v as float32) to
+    path in one step (a file beside it, then renamed); ``info``: a dict of strings and
+    numbers kept beside them (how it was fitted)."""
+    arrays = dict(zip(POLICY_ARRAYS, policy_net(arrays)))
+    why = policy_error(arrays)
     if why is not None:
         raise ValueError(why)
     extra = {f"info_{k}": np.asarray(v) for k, v in (info or {}).items()}
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "wb") as f:
-        np.savez(f, format=np.array(POLICY_FORMAT), w=w, **extra)
+        np.savez(f, format=np.array(POLICY_FORMAT), **arrays, **extra)
     os.replace(tmp, path)
 
 
 def load_policy(path):
-    """The weights (float32, N_MOVE_FEATURES) of a policy file; TneError naming the file and
-    what is wrong (unreadable, truncated, another format, a wrong shape, NaNs)."""
+    """The kernels' tuple (w, A, b, v) of a policy file; TneError naming the file and what is
+    wrong (unreadable, truncated, another format, a missing array, a wrong shape, NaNs)."""
     def bad(why):
         return TneError(f"policy file {path}: {why}")
     try:
@@ -251,14 +289,14 @@ def load_policy(path):
     why = policy_error(arrays)
     if why is not None:
         raise bad(why)
-    return np.ascontiguousarray(arrays["w"], dtype=np.float32)
+    return policy_net(arrays)
 
 
 _POLICIES = {}
 
 
 def policy_of_file(path=None):
-    """A policy file's weights (the shipped one when ``path`` is None), loaded and checked
+    """A policy file's network tuple (the shipped one when ``path`` is None), loaded and checked
     once per version of the file (its path, size and modification time)."""
     path = POLICY_FILE if path is None else path
     try:

@@ -284,7 +284,7 @@ class Search:
             for _ in range(self.config.threads)]
         for ps in self._policy_scratch:
             if ps is not None:
-                score_root(st, ps[0], ps[2])
+                score_root(st, ps[0], ps[1], ps[2])
         self.iterations = 0
         self.seconds = 0.0
         self._inherit = inherit                # (trees, root, viewer) to take subtrees from
