@@ -25,8 +25,8 @@ from tne_ai.core.rules.rng import below, make_rng
 from tne_ai.search.config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
 from tne_ai.search.determinize import determinize
 from tne_ai.search.evaluate import evaluate, evaluate_model, settle
-from tne_ai.search.policy import pick_scored, score_moves
-from tne_ai.search.priors import commit_context, defender_hidden, pick_commit, pick_untried, prepare
+from tne_ai.search.policy import pick_scored
+from tne_ai.search.priors import commit_context, defender_hidden, pick_commit, pick_untried
 from tne_ai.search.value import evaluate_net
 from tne_ai.search.tree import MAX_DEPTH, NODE_BYTES, Scratch, Tree, copy_subtree, reset_tree  # noqa: F401
 
@@ -41,8 +41,7 @@ CFG_C = 3          # the UCB exploration constant
 CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
 CFG_OPEN_LOSING = 5  # > 0: a node whose opened children all have a mean below this opens more
 CFG_NORM = 6       # 1: UCB on the children's means scaled to [0, 1] between their least and best
-CFG_POLICY_VISITS = 7  # with the policy: a node below the root orders by it from these visits
-CFG_SIZE = 8
+CFG_SIZE = 7
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -60,9 +59,9 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     The optional ingredients are switched off by passing None: ``model_w`` (the fitted
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``net`` (the value
     network, search/value.py: its arrays and this thread's scratch; it wins over model_w),
-    ``policy`` (the move policy, search/policy.py: its weights, a feature scratch and two
-    score arrays, the root's, scored once per root by ``policy.score_root``, and a node's; it
-    orders widening where prior_w would),
+    ``policy`` (the move policy, search/policy.py: its network, its scratch and the root
+    moves' scores, made once per root by ``policy.score_root``; it orders the root's widening
+    instead of prior_w),
     ``prior_w`` (move priors for widening; None: untried moves open at random),
     ``settle_on`` (True: settle pending decisions before scoring a leaf) and ``rollout_on``
     (True: the random rollout of cfg's length; None when that length is 0, the default, so
@@ -101,7 +100,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             if opens:
                 a = _new_move(st, root_moves if at_root else moves, n, legal, lstamp, child_stamp, stamp,
                               node, opens == 2, cfg, prior_w, rng, kmask, masks, kind_counts, kind_w,
-                              action, child, sibling, policy, at_root, visits)
+                              action, child, sibling, policy, at_root)
                 depth += 1
                 path[depth] = _add_child(node, a, st[S.TO_ACT], action, parent, child, sibling, player,
                                          visits, avail, value, count)
@@ -264,27 +263,20 @@ def _opens(node, opened, best_mean, cfg, visits):
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, prior_w, rng, kmask,
-              masks, kind_counts, kind_w, action, child, sibling, policy, at_root, visits):
+              masks, kind_counts, kind_w, action, child, sibling, policy, at_root):
     """The untried legal action to open: with priors by kind score (``pick_untried`` in the
     action phase: each further child of a kind is worth less, so the first children cover
     the likely kinds; ``pick_commit`` in a conflict) while widening (or a rescue) orders
     them, else at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost.
-    With the move policy (``policy``), the root and the nodes below it with
-    CFG_POLICY_VISITS visits open their best-scored untried move instead (search/policy.py);
-    rescues and the little-visited nodes keep the kinds."""
+    With the move policy (``policy``), the root opens its best-scored untried move instead
+    (search/policy.py); the nodes below it and rescues keep the kinds (scoring a node's moves
+    at each opening cost a third of the iterations: bench/README.md, "The move policy")."""
     phase = st[S.PHASE]
     widen = cfg[CFG_WIDEN_C] > 0.0 or rescue
-    use_policy = policy is not None and widen and not rescue and phase == S.PH_ACTION and \
-        (at_root or visits[node] >= cfg[CFG_POLICY_VISITS])
-    if use_policy:
-        scores = policy[2]
-        if not at_root:
-            scores = policy[3]
-            prepare(st, kmask, masks)
-            score_moves(st, masks, mv, n, policy[0], policy[1], scores)
-        a = pick_scored(mv, n, legal, lstamp, child_stamp, stamp, scores, rng)
+    if policy is not None and at_root and widen and not rescue and phase == S.PH_ACTION:
+        a = pick_scored(mv, n, legal, lstamp, child_stamp, stamp, policy[2], rng)
     elif prior_w is not None and widen and phase == S.PH_ACTION:
         weights = prior_w
         if rescue:

@@ -55,12 +55,6 @@ PF_POINTS = PF_KILLS_OWN + 1
 PF_IN_HAND = PF_POINTS + 1
 N_MOVE_FEATURES = PF_IN_HAND + 1
 
-# a node below the root orders its moves by the policy once it has this many visits (the
-# root always does, its moves scored once): none does, since scoring every legal move at each
-# opening cost a third of the iterations a second even from 64 or 256 visits (bench/README.md,
-# "The move policy"), where the root's order costs nothing measurable
-POLICY_VISITS = 1 << 40
-
 POLICY_FORMAT = "tne-policy/1"
 POLICY_ARRAYS = ("w", "A", "b", "v")
 MAX_POLICY_HIDDEN = 256
@@ -204,11 +198,10 @@ def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, rng):
 
 def policy_scratch(net):
     """One search thread's policy tuple for ``run_iterations``: the network (w, A, b, v),
-    its scratch (a feature row, the hidden units), the root's scores and a node's (by action
-    code)."""
+    its scratch (a feature row, the hidden units) and the root's scores (by action code)."""
     scratch = (np.zeros(N_MOVE_FEATURES, dtype=np.float32),
                np.zeros(net[2].shape[0], dtype=np.float32))
-    return (net, scratch, np.zeros(S.N_ACTIONS), np.zeros(S.N_ACTIONS))
+    return (net, scratch, np.zeros(S.N_ACTIONS))
 
 
 def score_root(st, net, scratch, scores):
