@@ -291,15 +291,5 @@ _POLICIES = {}
 def policy_of_file(path=None):
     """A policy file's network tuple (the shipped one when ``path`` is None), loaded and checked
     once per version of the file (its path, size and modification time)."""
-    path = POLICY_FILE if path is None else path
-    try:
-        st = os.stat(path)
-        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
-    except (OSError, ValueError):
-        key = None
-    if key is None or key not in _POLICIES:
-        w = load_policy(path)
-        if key is None:
-            return w
-        _POLICIES[key] = w
-    return _POLICIES[key]
+    from tne_ai.core.io.paths import loaded_once
+    return loaded_once(_POLICIES, POLICY_FILE if path is None else path, load_policy)

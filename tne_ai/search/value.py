@@ -245,18 +245,9 @@ def net_of_file(path=None):
     """A value network file as the kernels' tuple (the shipped one when ``path`` is None),
     loaded and checked once per version of the file (its path, size and modification time):
     a search per move does not read it again.  TneError (one line) for a bad file."""
-    path = NET_FILE if path is None else path
-    try:
-        st = os.stat(path)
-        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
-    except (OSError, ValueError):
-        key = None
-    if key is None or key not in _NETS:
-        arrays, _ = load_net(path)
-        if key is None:
-            return net_tuple(arrays)
-        _NETS[key] = net_tuple(arrays)
-    return _NETS[key]
+    from tne_ai.core.io.paths import loaded_once
+    return loaded_once(_NETS, NET_FILE if path is None else path,
+                       lambda p: net_tuple(load_net(p)[0]))
 
 
 def shipped_net():

@@ -116,3 +116,17 @@ def write_atomic(path, text):
         except OSError:
             pass
         raise
+
+
+def loaded_once(cache, path, load):
+    """``load(path)``, kept in the dict ``cache`` per version of the file (its absolute path,
+    size and modification time), so that a file read at every move is read once; a path that
+    cannot be stat'ed is loaded each time (``load`` then raises its own error)."""
+    try:
+        st = os.stat(path)
+        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    except (OSError, ValueError):
+        return load(path)
+    if key not in cache:
+        cache[key] = load(path)
+    return cache[key]
