@@ -244,7 +244,7 @@ class Search:
         cfg = self.config
         self._model_w, self._prior_w = _ingredients(cfg, weights, prior_w)
         self._net = _value_net(cfg)
-        self._policy_w = policy_of_file(cfg.policy) if cfg.prior == "policy" else None
+        self._policy = policy_of_file(cfg.policy) if cfg.prior == "policy" else None
         self._settle = True if cfg.settle else None
         self._rollout = True if cfg.rollout != 0 else None     # 0: no playout compiled (mcts)
         self._cfg = np.zeros(CFG_SIZE)
@@ -279,7 +279,7 @@ class Search:
             None if self._net is None else value_scratch(self._net)
             for _ in range(self.config.threads)]
         self._policy_scratch: List[Optional[tuple]] = [
-            None if self._policy_w is None else policy_scratch(self._policy_w)
+            None if self._policy is None else policy_scratch(self._policy)
             for _ in range(self.config.threads)]
         for ps in self._policy_scratch:
             if ps is not None:
