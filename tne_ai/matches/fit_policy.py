@@ -6,9 +6,10 @@ JAX and optax (the ``train`` extra; the search's inference is the numba kernel).
 their share of the visits (0 for a move the search never opened).  ``fit_policy`` fits the
 policy network (a linear term and one hidden layer) by the cross-entropy of the softmax over
 each position's legal moves against those shares, Adam on the full training set; the step
-with the lowest held-out loss is kept.  The report compares the held-out loss with two references: every legal move alike
-(the uniform policy) and the move kinds alone (a linear policy on the kind columns only, the
-nearest a per-kind weight vector comes).  Everything takes a seed.
+with the lowest held-out loss is kept.  The report compares the held-out loss with two
+references: every legal move alike (the uniform policy) and the move kinds alone (a linear
+policy on the kind columns only, the nearest a per-kind weight vector comes).  Everything
+takes a seed.
 """
 from functools import partial
 
@@ -18,6 +19,7 @@ from numba import njit
 from tne_ai.core import state as S
 from tne_ai.core.rules.movegen import legal_moves
 from tne_ai.errors import TneError
+from tne_ai.matches.fit_value import require_jax
 from tne_ai.search.policy import N_MOVE_FEATURES, PF_KIND, POLICY_ARRAYS, move_features
 from tne_ai.search.priors import N_KINDS, N_MASKS, prepare
 
@@ -94,16 +96,6 @@ def split_games(data, holdout, seed):
     return parts[0], parts[1]
 
 
-def _require_jax():
-    try:
-        import jax
-        import optax
-    except ImportError:
-        raise TneError("fitting the policy needs JAX and optax: pip install -e \".[train]\"") \
-            from None
-    return jax, optax
-
-
 def policy_logits_np(arrays, x):
     """The policy network's logits of feature rows x (numpy, float64): w . x + v . relu(x A + b)."""
     x = np.asarray(x, dtype=np.float64)
@@ -155,7 +147,7 @@ def fit_policy(train_set, test_set, hidden=16, columns=None, steps=600, learning
     """The policy network (``hidden`` units; 0: the linear term alone, on ``columns`` only
     when they are given) fitted to train_set by full-batch Adam; returns (arrays, report)
     with the arrays of the step of the lowest held-out loss (checked every 10 steps)."""
-    jax, optax = _require_jax()
+    jax, optax = require_jax("the policy")
     import jax.numpy as jnp
     free = np.zeros(N_MOVE_FEATURES, dtype=np.float32)
     free[list(range(N_MOVE_FEATURES)) if columns is None else list(columns)] = 1.0

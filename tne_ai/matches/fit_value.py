@@ -21,12 +21,14 @@ from tne_ai.search.features import N_FEATURES
 from tne_ai.search.value import N_COUNTS, NET_ARRAYS, net_values_np
 
 
-def _require_jax():
+def require_jax(what="the value network"):
+    """(jax, optax), float32 by default; TneError naming what needs them when the ``train``
+    extra is not installed."""
     try:
         import jax
         import optax
     except ImportError:
-        raise TneError("fitting the value network needs JAX and optax: "
+        raise TneError(f"fitting {what} needs JAX and optax: "
                        "pip install -e \".[train]\"") from None
     jax.config.update("jax_enable_x64", False)
     return jax, optax
@@ -81,7 +83,7 @@ def jax_log_chances(params, z, mask, k, others):
     """The network in JAX on standardised features z (rows, 4, N_FEATURES; empty seats 0):
     log win chances (rows, 4) over the seated players (``mask``), ``k`` the count index
     (players - 2), ``others`` players - 1.  The same computation as ``net_values``."""
-    jax, _ = _require_jax()
+    jax, _ = require_jax()
     import jax.numpy as jnp
     a = z @ params["A"]
     b = z @ params["B"]
@@ -97,7 +99,7 @@ def fit_value(train_set, test_set, hidden=(32, 16), linear=None, epochs=40, batc
     """The value network fitted to train_set's results; returns (arrays, report): the
     arrays of the epoch with the lowest loss on test_set, and per epoch the train and
     held-out losses.  ``progress(stage, text)`` hears of each epoch."""
-    jax, optax = _require_jax()
+    jax, optax = require_jax()
     import jax.numpy as jnp
     mu, sigma = standardise(train_set)
     start = init_arrays(hidden, mu, sigma, linear, seed)
