@@ -197,17 +197,16 @@ def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, rng):
 
 
 def policy_scratch(net):
-    """One search thread's policy tuple for ``run_iterations``: the network (w, A, b, v),
-    its scratch (a feature row, the hidden units) and the root's scores (by action code)."""
-    scratch = (np.zeros(N_MOVE_FEATURES, dtype=np.float32),
-               np.zeros(net[2].shape[0], dtype=np.float32))
-    return (net, scratch, np.zeros(S.N_ACTIONS))
+    """One search thread's scratch for the policy network (w, A, b, v): a feature row and
+    the hidden units."""
+    return (np.zeros(N_MOVE_FEATURES, dtype=np.float32),
+            np.zeros(net[2].shape[0], dtype=np.float32))
 
 
 def score_root(st, net, scratch, scores):
     """Score the legal moves of st (the root of a search, where the policy orders widening
     in the action phase) into scores: the root's moves are the same in every determinization,
-    so they are scored once per root, not once per batch of iterations."""
+    so they are scored once per root, for every thread, not once per batch of iterations."""
     from tne_ai.core.rules.kingdoms import MAX_KINGDOMS
     from tne_ai.core.rules.movegen import legal_moves
     from tne_ai.search.priors import N_MASKS, prepare

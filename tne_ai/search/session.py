@@ -278,12 +278,14 @@ class Search:
         self._net_scratch: List[Optional[tuple]] = [
             None if self._net is None else value_scratch(self._net)
             for _ in range(self.config.threads)]
-        self._policy_scratch: List[Optional[tuple]] = [
-            None if self._policy is None else policy_scratch(self._policy)
-            for _ in range(self.config.threads)]
-        for ps in self._policy_scratch:
-            if ps is not None:
-                score_root(st, ps[0], ps[1], ps[2])
+        # per thread, the policy's arguments (network, scratch, root scores): the root's
+        # moves are scored once, their scores read by every thread
+        self._policy_args: List[Optional[tuple]] = [None] * self.config.threads
+        if self._policy is not None:
+            scratch = [policy_scratch(self._policy) for _ in range(self.config.threads)]
+            root_scores = np.zeros(S.N_ACTIONS)
+            score_root(st, self._policy, scratch[0], root_scores)
+            self._policy_args = [(self._policy, s, root_scores) for s in scratch]
         self.iterations = 0
         self.seconds = 0.0
         self._inherit = inherit                # (trees, root, viewer) to take subtrees from
@@ -434,7 +436,7 @@ class Search:
             net = None if self._net is None else (self._net, self._net_scratch[i])
             run_iterations(self.root, self.viewer, step, self._cfg, self._eval, self._model_w,
                            self._prior_w, self._settle, self._rollout, rng, scratch.packed,
-                           tree.packed, net, self._policy_scratch[i])
+                           tree.packed, net, self._policy_args[i])
             done += step
             if (deadline is not None and time.perf_counter() >= deadline) or self._stop.is_set():
                 break
