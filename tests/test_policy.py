@@ -281,21 +281,37 @@ def test_the_cross_entropy_of_numpy_and_of_the_jax_fit_agree_with_the_hand_value
     assert report["best"] == pytest.approx(math.log(6) / 2, abs=1e-5)
 
 
+def _open(opened):
+    """The tree arrays of a root whose open children are the actions opened (first child,
+    sibling, action; node 0 is the root), as search/tree.py chains them."""
+    action = np.array([-1] + list(opened), np.int64)
+    sibling = np.array([-1] + [i - 1 if i > 1 else -1 for i in range(1, len(opened) + 1)], np.int64)
+    return (len(opened) if opened else -1), sibling, action
+
+
+def _pick(moves, n, legal, child, stamp, scores, kinds, opened, rng):
+    first, sibling, action = _open(opened)
+    return PO.pick_scored(moves, n, legal, 1, child, stamp, scores, kinds, np.zeros(P.N_KINDS),
+                          first, sibling, action, rng)
+
+
 def test_pick_scored_takes_the_best_untried_legal_move():
-    """Moves 2, 5, 7, 9 with scores -0.5, 3, -0.25, 9: 9 is not legal now (stamp 0) and 5 was
-    tried, so -0.25 (7) is the best; then -0.5 (2) once 7 is tried; then -1 with all tried."""
+    """Moves 2, 5, 7, 9 with scores -0.5, 3, -0.25, 9, each of its own kind: 9 is not legal
+    now (stamp 0) and 5 was tried, so -0.25 (7) is the best; then -0.5 (2) once 7 is tried;
+    then -1 with all tried."""
     moves = np.array([2, 5, 7, 9], np.int64)
     legal = np.array([0, 0, 1, 0, 0, 1, 0, 1, 0, 0], np.int64)
     child = np.zeros(10, np.int64)
+    kinds = np.array([0, 0, 1, 0, 0, 2, 0, 3, 0, 4], np.int64)
     child[5] = 4
     scores = np.zeros(10)
     scores[[2, 5, 7, 9]] = [-0.5, 3.0, -0.25, 9.0]
     rng = make_rng(1)
-    assert PO.pick_scored(moves, 4, legal, 1, child, 4, scores, rng) == 7
+    assert _pick(moves, 4, legal, child, 4, scores, kinds, [5], rng) == 7
     child[7] = 4
-    assert PO.pick_scored(moves, 4, legal, 1, child, 4, scores, rng) == 2
+    assert _pick(moves, 4, legal, child, 4, scores, kinds, [5, 7], rng) == 2
     child[2] = 4
-    assert PO.pick_scored(moves, 4, legal, 1, child, 4, scores, rng) == -1
+    assert _pick(moves, 4, legal, child, 4, scores, kinds, [5, 7, 2], rng) == -1
 
 
 def test_pick_scored_breaks_ties_at_random():
@@ -305,8 +321,27 @@ def test_pick_scored_breaks_ties_at_random():
     legal = np.ones(4, np.int64)
     child = np.zeros(4, np.int64)
     scores = np.array([1.0, 2.0, 0.0, 2.0])
-    picks = {PO.pick_scored(moves, 3, legal, 1, child, 9, scores, make_rng(s)) for s in range(40)}
+    kinds = np.zeros(4, np.int64)
+    picks = {_pick(moves, 3, legal, child, 9, scores, kinds, [], make_rng(s)) for s in range(40)}
     assert picks == {1, 3}
+
+
+def test_pick_scored_discounts_each_further_child_of_a_kind():
+    """Moves 0, 1, 2 of kind 0 score 2.0, 1.9, 1.8; move 3 of kind 1 scores 1.5.  Opened one by
+    one, each scored less log(1 + its kind's open children): 0 (2.0); then 3 (1.5 against
+    1.9 - ln 2 = 1.207); then 1 (1.207 against 1.8 - ln 2 = 1.107); then 2 (1.8 - ln 3).
+    Without the discount the order would be 0, 1, 2, 3."""
+    moves = np.array([0, 1, 2, 3], np.int64)
+    legal = np.ones(4, np.int64)
+    child = np.zeros(4, np.int64)
+    scores = np.array([2.0, 1.9, 1.8, 1.5])
+    kinds = np.array([0, 0, 0, 1], np.int64)
+    opened = []
+    for _ in range(4):
+        a = _pick(moves, 4, legal, child, 7, scores, kinds, opened, make_rng(0))
+        child[a] = 7
+        opened.append(int(a))
+    assert opened == [0, 3, 1, 2]
 
 
 def test_a_search_with_the_policy_prior_plays_a_legal_move_deterministically():

@@ -60,7 +60,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
     evaluation; None: the hand-set ``evaluate`` with ``eval_params``), ``net`` (the value
     network, search/value.py: its arrays and this thread's scratch; it wins over model_w),
     ``policy`` (the move policy, search/policy.py: its network, its scratch and the root
-    moves' scores, made once per root by ``policy.score_root``; it orders the root's widening
+    moves' scores and kinds, made once per root by ``policy.score_root``; it orders the root's widening
     instead of prior_w),
     ``prior_w`` (move priors for widening; None: untried moves open at random),
     ``settle_on`` (True: settle pending decisions before scoring a leaf) and ``rollout_on``
@@ -270,13 +270,14 @@ def _new_move(st, mv, n, legal, lstamp, child_stamp, stamp, node, rescue, cfg, p
     them, else at random.
     A rescue (``rescue``: every opened child loses) opens the kind with the fewest children
     open, the prior only breaking ties: the priors' favourites were tried and lost.
-    With the move policy (``policy``), the root opens its best-scored untried move instead
-    (search/policy.py); the nodes below it and rescues keep the kinds (scoring a node's moves
+    With the move policy (``policy``), the root opens its best-scored untried move instead,
+    each further child of a kind worth less as with the kinds (search/policy.py); the nodes below it and rescues keep the kinds (scoring a node's moves
     at each opening cost a third of the iterations: bench/README.md, "The move policy")."""
     phase = st[S.PHASE]
     widen = cfg[CFG_WIDEN_C] > 0.0 or rescue
     if policy is not None and at_root and widen and not rescue and phase == S.PH_ACTION:
-        a = pick_scored(mv, n, legal, lstamp, child_stamp, stamp, policy[2], rng)
+        a = pick_scored(mv, n, legal, lstamp, child_stamp, stamp, policy[2], policy[3], kind_counts,
+                        child[node], sibling, action, rng)
     elif prior_w is not None and widen and phase == S.PH_ACTION:
         weights = prior_w
         if rescue:

@@ -30,6 +30,7 @@ softmax, fitted by ``tne_ai.matches.fit_policy`` to the root visit shares of sea
 Moves that are not tiles, leaders or catastrophes have only their kind.  The conflict
 decisions keep their own order (``priors.pick_commit``).
 """
+import math
 import os
 
 import numpy as np
@@ -177,8 +178,24 @@ def score_moves(st, masks, moves, n, net, scratch, scores):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, rng):
-    """The untried legal move of the best score (ties at random); -1 if none is left."""
+def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, kinds, counts,
+                first_child, sibling, action, rng):
+    """The untried legal move of the best scores[a] - log(1 + children of a's kind already
+    open here), ties at random; -1 if none is left.  ``kinds[a]``: a's kind (``priors``);
+    ``counts``: a scratch of N_KINDS numbers.  Each further child of one kind is worth less,
+    as with the kinds' own scores (``priors.pick_untried``): where the policy tells the moves
+    of a kind apart little (swaps and passes have only their kind), the root still opens
+    several of them before the many moves of another kind scored a little higher (the legal
+    moves are those with legal_stamp == lstamp, the children already open those with
+    child_stamp == stamp)."""
+    for k in range(N_KINDS):
+        counts[k] = 0.0
+    ch = first_child
+    while ch >= 0:
+        a = action[ch]
+        if child_stamp[a] == stamp:
+            counts[kinds[a]] += 1.0
+        ch = sibling[ch]
     best = np.int64(-1)
     best_score = -1e300
     ties = 0
@@ -186,7 +203,7 @@ def pick_scored(moves, n, legal_stamp, lstamp, child_stamp, stamp, scores, rng):
         a = moves[i]
         if legal_stamp[a] != lstamp or child_stamp[a] == stamp:
             continue
-        s = scores[a]
+        s = scores[a] - math.log(1.0 + counts[kinds[a]])
         if s > best_score:
             best_score, best, ties = s, a, 1
         elif s == best_score:
@@ -203,10 +220,11 @@ def policy_scratch(net):
             np.zeros(net[2].shape[0], dtype=np.float32))
 
 
-def score_root(st, net, scratch, scores):
+def score_root(st, net, scratch, scores, kinds):
     """Score the legal moves of st (the root of a search, where the policy orders widening
-    in the action phase) into scores: the root's moves are the same in every determinization,
-    so they are scored once per root, for every thread, not once per batch of iterations."""
+    in the action phase) into scores, and write their kinds into kinds: the root's moves are
+    the same in every determinization, so they are scored once per root, for every thread,
+    not once per batch of iterations."""
     from tne_ai.core.rules.kingdoms import MAX_KINGDOMS
     from tne_ai.core.rules.movegen import legal_moves
     from tne_ai.search.priors import N_MASKS, prepare
@@ -218,6 +236,8 @@ def score_root(st, net, scratch, scores):
     masks = np.empty((N_MASKS, 3), dtype=np.uint64)
     prepare(st, kmask, masks)
     score_moves(st, masks, moves, n, net, scratch, scores)
+    for i in range(n):
+        kinds[moves[i]] = move_kind(st, masks, moves[i])
 
 
 # --- weights files --------------------------------------------------------------------------

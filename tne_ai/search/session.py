@@ -278,14 +278,15 @@ class Search:
         self._net_scratch: List[Optional[tuple]] = [
             None if self._net is None else value_scratch(self._net)
             for _ in range(self.config.threads)]
-        # per thread, the policy's arguments (network, scratch, root scores): the root's
+        # per thread, the policy's arguments (network, scratch, root scores and kinds): the root's
         # moves are scored once, their scores read by every thread
         self._policy_args: List[Optional[tuple]] = [None] * self.config.threads
         if self._policy is not None:
             scratch = [policy_scratch(self._policy) for _ in range(self.config.threads)]
             root_scores = np.zeros(S.N_ACTIONS)
-            score_root(st, self._policy, scratch[0], root_scores)
-            self._policy_args = [(self._policy, s, root_scores) for s in scratch]
+            root_kinds = np.zeros(S.N_ACTIONS, dtype=np.int64)
+            score_root(st, self._policy, scratch[0], root_scores, root_kinds)
+            self._policy_args = [(self._policy, s, root_scores, root_kinds) for s in scratch]
         self.iterations = 0
         self.seconds = 0.0
         self._inherit = inherit                # (trees, root, viewer) to take subtrees from
