@@ -35,8 +35,9 @@ def _cases(row):
         return row.choices[-1], [("zzz", f"use one of {', '.join(row.choices)}")]
     if row.type == "bool":
         return 1, [(2, "expected true or false (1 or 0)")]
-    if row.type == "path":          # the shipped weights, a file the agent reads
-        return str(next((ROOT / "tne_ai" / "search" / "weights").glob("*.npz"))), []
+    if row.type == "path":          # the shipped file of the option, one the agent reads
+        shipped = {"weights": "eval.npz", "net": "value.npz", "policy": "policy.npz"}[row.name]
+        return str(ROOT / "tne_ai" / "search" / "weights" / shipped), []
     lo, hi, lo_open = BOUNDS[row.name]
     assert (row.low, row.high, row.low_open) == (lo, hi, lo_open), row.name
     shown = [str(x) if isinstance(x, int) else f"{x:g}" for x in (lo, hi)]

@@ -84,9 +84,10 @@ def provenance(weights=()):
 def spec_weights(specs):
     """The weights files the ``mcts`` agents among agent ``specs`` search with (None for the
     shipped file, ``SHIPPED_NET`` for the shipped value network, ``SHIPPED_POLICY`` for the
-    shipped move policy), once each in order; agents
-    without a fitted evaluation add nothing (the value network's search reads the weights
-    file's move prior too)."""
+    shipped move policy), once each in order: the weights file where the fitted evaluation
+    or the move kinds' prior reads it (the kinds order the nodes below the policy's root too,
+    whatever the evaluation), the value network and the move policy where they are asked
+    for; an agent with neither a fitted evaluation nor a prior adds nothing."""
     from tne_ai.search.config import SearchConfig
     out = []
     for spec in specs:
@@ -94,7 +95,7 @@ def spec_weights(specs):
         if text.partition(":")[0].strip().lower() != "mcts":
             continue
         cfg = SearchConfig.from_spec(text)
-        if cfg.evaluation in ("model", "net") and cfg.weights not in out:
+        if (cfg.evaluation == "model" or cfg.prior in ("kinds", "policy")) and cfg.weights not in out:
             out.append(cfg.weights)
         net = SHIPPED_NET if cfg.net is None else cfg.net
         if cfg.evaluation == "net" and net not in out:

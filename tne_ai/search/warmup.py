@@ -150,11 +150,21 @@ def _priors():
     _compile(ending_applies, st)
     _compile(determinize, st, i64, rng, _state())
     _compile(evaluate, st, EVAL_DEFAULT.copy(), sc.reward)
-    if SearchConfig().prior == "kinds":
+    prior_kind = SearchConfig().prior
+    if prior_kind in ("kinds", "policy"):
         prior = np.asarray(model_prior(), dtype=np.float64)
         _compile(pick_untried, st, sc.moves, i64, sc.legal_stamp, i64, sc.child_stamp, i64, prior,
                  np.int32(0), tree.sibling, tree.action, sc.kmask, sc.masks, sc.kind_counts, rng)
         _compile(pick_commit, st, sc.moves, i64, sc.child_stamp, i64)
+    if prior_kind == "policy":
+        # the root's scoring (its features and network) and the policy's order of the root
+        from tne_ai.core import state as S
+        from tne_ai.search.policy import pick_scored, policy_of_file, policy_scratch, score_root
+        net = policy_of_file()
+        scores, kinds = np.zeros(S.N_ACTIONS), np.zeros(S.N_ACTIONS, dtype=np.int64)
+        score_root(_start().st, net, policy_scratch(net), scores, kinds)
+        _compile(pick_scored, sc.moves, i64, sc.legal_stamp, i64, sc.child_stamp, i64, scores,
+                 kinds, sc.kind_counts, np.int32(0), tree.sibling, tree.action, rng)
 
 
 def _evaluation():
