@@ -52,25 +52,22 @@ def test_records_and_reviews_carry_provenance(tmp_path):
     import json
     from tne_ai.matches.review import annotate
     from tne_ai.matches.tournament import read_records, run_tournament
-    from tne_ai.search.policy import POLICY_FILE
     shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
-    policy = hashlib.sha256(Path(POLICY_FILE).read_bytes()).hexdigest()
     out = tmp_path / "games.jsonl"
     run_tournament({"r": "random", "m": "mcts:iterations=8", "b": "mcts:iterations=8,eval=basic"},
                    tables=[("r", "m"), ("r", "b")], games=1, seed=3, out=out, max_moves=4)
     records = {tuple(a["name"] for a in rec["meta"]["agents"]): rec for _, rec in read_records(out)}
-    # the default agent searched with the shipped weights and the shipped move policy (its
-    # prior at the root); the basic evaluation reads the same two for the prior (the kinds
-    # below the root); random reads none
-    both = {"shipped": shipped, "shipped move policy": policy}
-    assert records[("r", "m")]["meta"]["provenance"]["weights_sha256"] == both
-    assert records[("r", "b")]["meta"]["provenance"]["weights_sha256"] == both
+    # the fitted evaluation's agent searched with the shipped weights; the basic evaluation's
+    # reads them too, for the move kinds' prior (the default prior); random reads none
+    assert records[("r", "m")]["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
+    assert records[("r", "b")]["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
     for rec in records.values():
         assert rec["meta"]["provenance"]["tne_ai"] == __version__
         assert rec["meta"]["provenance"]["commit"] == git_commit()
     reviewed = annotate(records[("r", "m")], [], {"iterations": 10})
     made_by = reviewed["meta"]["analysis"]["provenance"]
-    assert made_by == {"tne_ai": __version__, "commit": git_commit(), "weights_sha256": both}
+    assert made_by == {"tne_ai": __version__, "commit": git_commit(),
+                       "weights_sha256": {"shipped": shipped}}
     json.dumps(reviewed)
 
 
@@ -79,11 +76,12 @@ def test_a_value_network_agent_lists_the_network_and_the_prior_weights(tmp_path)
     # listed, the shipped network under its own name, a given one by its path
     from tne_ai.matches.provenance import SHIPPED_NET, SHIPPED_POLICY, spec_weights
     from tne_ai.search.value import NET_FILE
-    # the default prior is the move policy: its shipped file is listed after the network
-    assert spec_weights(["mcts:evaluation=net"]) == [None, SHIPPED_NET, SHIPPED_POLICY]
-    assert spec_weights(["mcts:evaluation=net,net=v.npz", "mcts"]) == \
-        [None, "v.npz", SHIPPED_POLICY]
-    # no prior and no fitted evaluation: nothing
+    assert spec_weights(["mcts:evaluation=net"]) == [None, SHIPPED_NET]
+    assert spec_weights(["mcts:evaluation=net,net=v.npz", "mcts"]) == [None, "v.npz"]
+    # the move policy's file where it is the prior (the kinds below its root read the
+    # weights file); neither a prior nor a fitted evaluation: nothing
+    assert spec_weights(["mcts:prior=policy", "mcts:prior=policy,policy=p.npz"]) == \
+        [None, SHIPPED_POLICY, "p.npz"]
     assert spec_weights(["mcts:evaluation=basic,prior=none", "random"]) == []
     assert spec_weights(["mcts:evaluation=net,prior=none"]) == [SHIPPED_NET]
     assert weights_sha256(SHIPPED_NET) == hashlib.sha256(open(NET_FILE, "rb").read()).hexdigest()

@@ -44,20 +44,17 @@ def test_train_plays_fits_and_writes_the_same_weights_for_the_same_seed(tmp_path
     assert again.returncode == 0, again.stderr
     assert load_weights(tmp_path / "c.npz")[0].tolist() == wa.tolist()
     # provenance (DESIGN): the weights file and the self-play records name the code and the
-    # weights that played the games (the agent searched with the shipped weights and, its
-    # prior at the root, the shipped move policy)
+    # weights that played the games (the agent searched with the shipped weights)
     import hashlib
     import json
     from tne_ai import __version__
     from tne_ai.search.evaluate import WEIGHTS_FILE
-    from tne_ai.search.policy import POLICY_FILE
-    both = {"shipped": hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest(),
-            "shipped move policy": hashlib.sha256(Path(POLICY_FILE).read_bytes()).hexdigest()}
+    shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
     with np.load(tmp_path / "a.npz") as data:
         made_by = json.loads(str(data["info_provenance"]))
-    assert made_by["tne_ai"] == __version__ and made_by["weights_sha256"] == both
+    assert made_by["tne_ai"] == __version__ and made_by["weights_sha256"] == {"shipped": shipped}
     record = json.loads((tmp_path / "a.jsonl").read_text().splitlines()[0])
-    assert record["meta"]["provenance"]["weights_sha256"] == both
+    assert record["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
 
 
 @pytest.mark.parametrize("args,fragment", [

@@ -95,7 +95,7 @@ _ROWS = (
                "leaf evaluation: the fitted linear model, the value network (net) or the "
                "hand-set basic one",
                ("eval",), ("model", "net", "basic")),
-    OptionInfo("prior", "choice", "policy", None, None, False,
+    OptionInfo("prior", "choice", "kinds", None, None, False,
                "move priors for progressive widening: the move policy, move-kind scores or "
                "none", (), ("policy", "kinds", "none")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
@@ -258,7 +258,7 @@ class SearchConfig:
     (``iterations``, ``time``) and ``seed`` are the defaults of a per-move search (the agent
     spec's); an explicit budget given to ``search()``/``Search.run`` wins."""
     evaluation: str = "model"
-    prior: str = "policy"
+    prior: str = "kinds"
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
