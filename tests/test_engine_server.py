@@ -289,3 +289,40 @@ def test_go_infinite_ends_by_itself_at_the_longest_go(monkeypatch):
     lines.put("")            # the end of input: quit
     thread.join(TIMEOUT)
     assert not thread.is_alive()
+
+
+def test_an_info_line_whose_count_has_not_grown_is_not_sent(monkeypatch):
+    """PROTOCOL.md: the info lines' iterations grow from line to line.  A search whose time
+    runs out just after a report would give the same count again (in the report and then in
+    the final line); here the search reports its last statistics twice before it returns, so
+    three lines would carry the same count: one info line is sent, then the bestmove."""
+    import json
+    import queue
+    import threading
+
+    from tne_ai.protocol import server as engine_server
+    from tne_ai.search.session import Search
+    real = Search.run
+
+    def run(self, iterations=None, seconds=None, report=None, every=None):
+        info = real(self, iterations=iterations, seconds=seconds)
+        if report is not None:          # a go's search (other runs report nothing)
+            report(info)
+            report(info)
+        return info
+    monkeypatch.setattr(Search, "run", run)
+    lines, out = queue.Queue(), queue.Queue()
+    server = engine_server.EngineServer(read_line=lines.get, write_line=out.put)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    p = Position.new(2, seed=15)
+    lines.put(json.dumps({"type": "position", "position": view(p)}))
+    lines.put(json.dumps({"type": "go", "iterations": 500}))
+    sent = []
+    while not sent or sent[-1]["type"] != "bestmove":
+        sent.append(json.loads(out.get(timeout=TIMEOUT)))
+    assert [m["type"] for m in sent] == ["info", "bestmove"]
+    assert sent[0]["iterations"] == sent[1]["iterations"] == 500
+    lines.put("")
+    thread.join(TIMEOUT)
+    assert not thread.is_alive()

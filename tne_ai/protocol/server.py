@@ -290,8 +290,15 @@ class EngineServer:
         # (not a time budget, which would size the trees for the whole hour at the start)
         timer = threading.Timer(INFINITE_SECONDS, s.stop) if infinite else None
 
-        def report(info):
-            self.send(self._info(info, time.perf_counter() - start))
+        # the root's visits of the last info line sent: a line whose count has not grown
+        # since (the search's time ran out just after a report) says nothing new
+        sent = [-1]
+
+        def report(info, d=None):
+            line = self._info(info, time.perf_counter() - start, d)
+            if line["iterations"] != sent[0]:
+                sent[0] = line["iterations"]
+                self.send(line)
         if timer is not None:
             timer.daemon = True
             timer.start()
@@ -307,7 +314,7 @@ class EngineServer:
         d = info.to_dict()
         best = d["lines"][0]
         if not info.forced:
-            self.send(self._info(info, elapsed, d))
+            report(info, d)
         self.send_last({"type": "bestmove", "move": d["move"], "win": best["win"],
                         "pv": best["pv"], "pv_win": best["pv_win"],
                         "iterations": d["visits"], "nodes": d["nodes"],
