@@ -262,24 +262,34 @@ def test_a_forced_decision_is_answered_without_a_win_chance(engine):
     assert best["alternatives"] == [{"move": "commit 0", "visits": 0, "win": None}]
 
 
-def test_go_infinite_ends_by_itself_at_the_longest_go(monkeypatch):
-    """PROTOCOL.md: go infinite searches until stop, at most 3600 s (the longest time budget
-    of a go).  The cap made 0.5 s here: with no stop the bestmove comes once it is reached."""
+def _served_go(p, go):
+    """An engine served in a thread on queues, given position p (its mover's view) and the
+    go message: (its input queue, its output queue, the thread)."""
     import json
     import queue
     import threading
 
     from tne_ai.protocol import server as engine_server
-    from tne_ai.limits import MAX_SECONDS
-    assert engine_server.INFINITE_SECONDS == MAX_SECONDS == 3600
-    monkeypatch.setattr(engine_server, "INFINITE_SECONDS", 0.5)
     lines, out = queue.Queue(), queue.Queue()
     server = engine_server.EngineServer(read_line=lines.get, write_line=out.put)
     thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
-    p = Position.new(2, seed=15)
     lines.put(json.dumps({"type": "position", "position": view(p)}))
-    lines.put(json.dumps({"type": "go", "infinite": True}))
+    lines.put(json.dumps(go))
+    return lines, out, thread
+
+
+def test_go_infinite_ends_by_itself_at_the_longest_go(monkeypatch):
+    """PROTOCOL.md: go infinite searches until stop, at most 3600 s (the longest time budget
+    of a go).  The cap made 0.5 s here: with no stop the bestmove comes once it is reached."""
+    import json
+
+    from tne_ai.protocol import server as engine_server
+    from tne_ai.limits import MAX_SECONDS
+    assert engine_server.INFINITE_SECONDS == MAX_SECONDS == 3600
+    monkeypatch.setattr(engine_server, "INFINITE_SECONDS", 0.5)
+    p = Position.new(2, seed=15)
+    lines, out, thread = _served_go(p, {"type": "go", "infinite": True})
     while True:
         msg = json.loads(out.get(timeout=TIMEOUT))
         assert msg["type"] in ("info", "bestmove"), msg
@@ -297,10 +307,7 @@ def test_an_info_line_whose_count_has_not_grown_is_not_sent(monkeypatch):
     the final line); here the search reports its last statistics twice before it returns, so
     three lines would carry the same count: one info line is sent, then the bestmove."""
     import json
-    import queue
-    import threading
 
-    from tne_ai.protocol import server as engine_server
     from tne_ai.search.session import Search
     real = Search.run
 
@@ -311,13 +318,7 @@ def test_an_info_line_whose_count_has_not_grown_is_not_sent(monkeypatch):
             report(info)
         return info
     monkeypatch.setattr(Search, "run", run)
-    lines, out = queue.Queue(), queue.Queue()
-    server = engine_server.EngineServer(read_line=lines.get, write_line=out.put)
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
-    p = Position.new(2, seed=15)
-    lines.put(json.dumps({"type": "position", "position": view(p)}))
-    lines.put(json.dumps({"type": "go", "iterations": 500}))
+    lines, out, thread = _served_go(Position.new(2, seed=15), {"type": "go", "iterations": 500})
     sent = []
     while not sent or sent[-1]["type"] != "bestmove":
         sent.append(json.loads(out.get(timeout=TIMEOUT)))
