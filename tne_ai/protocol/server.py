@@ -294,8 +294,8 @@ class EngineServer:
         # since (the search's time ran out just after a report) says nothing new
         sent = [-1]
 
-        def report(info, d=None):
-            line = self._info(info, time.perf_counter() - start, d)
+        def report(info, d=None, seconds=None):
+            line = self._info(info, time.perf_counter() - start if seconds is None else seconds, d)
             if line["iterations"] != sent[0]:
                 sent[0] = line["iterations"]
                 self.send(line)
@@ -314,7 +314,7 @@ class EngineServer:
         d = info.to_dict()
         best = d["lines"][0]
         if not info.forced:
-            report(info, d)
+            report(info, d, elapsed)
         self.send_last({"type": "bestmove", "move": d["move"], "win": best["win"],
                         "pv": best["pv"], "pv_win": best["pv_win"],
                         "iterations": d["visits"], "nodes": d["nodes"],
