@@ -225,7 +225,8 @@ def test_the_hidden_layer_by_hand():
 def test_the_numba_logit_is_the_jax_forward_pass():
     """On every legal move of three positions (the scenes above and a new game), the kernel's
     logit (move_logit, score_moves) equals w . x + v . relu(x A + b) computed by JAX, for a
-    seeded network of 8 hidden units."""
+    seeded network of 8 hidden units; score_moves writes each move's kind as priors.move_kind
+    gives it."""
     arrays = net_arrays(hidden=8)
     net = tuple(arrays[k] for k in PO.POLICY_ARRAYS)
     scratch = (np.zeros(PO.N_MOVE_FEATURES, np.float32), np.zeros(8, np.float32))
@@ -246,8 +247,10 @@ def test_the_numba_logit_is_the_jax_forward_pass():
         got = np.array([PO.move_logit(p.st, masks, moves[i], net, scratch) for i in range(n)])
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
         scores = np.full(S.N_ACTIONS, np.nan)
-        PO.score_moves(p.st, masks, moves, n, net, scratch, scores)
+        kinds = np.full(S.N_ACTIONS, -1, np.int64)
+        PO.score_moves(p.st, masks, moves, n, net, scratch, scores, kinds)
         np.testing.assert_allclose(scores[moves[:n]], want, rtol=0, atol=1e-5)
+        assert [int(kinds[a]) for a in moves[:n]] == [P.move_kind(p.st, masks, a) for a in moves[:n]]
 
 
 def _toy():

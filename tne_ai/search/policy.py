@@ -75,7 +75,8 @@ def _leader_owner(st, sq):
 
 @njit(cache=True, _nrt=False, nogil=True)
 def move_features(st, masks, a, x):
-    """Write the features of action a (legal in st, masks prepared for st) into x."""
+    """Write the features of action a (legal in st, masks prepared for st) into x; returns
+    a's kind."""
     for i in range(N_MOVE_FEATURES):
         x[i] = 0.0
     kind = move_kind(st, masks, a)
@@ -170,11 +171,13 @@ def move_logit(st, masks, a, net, scratch):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def score_moves(st, masks, moves, n, net, scratch, scores):
-    """scores[a] = the logit of each of the n legal moves a in moves (masks prepared)."""
+def score_moves(st, masks, moves, n, net, scratch, scores, kinds):
+    """scores[a] = the logit and kinds[a] the kind of each of the n legal moves a in moves
+    (masks prepared)."""
     for i in range(n):
         a = moves[i]
-        scores[a] = move_logit(st, masks, a, net, scratch)
+        kinds[a] = move_features(st, masks, a, scratch[0])
+        scores[a] = features_logit(net, scratch[0], scratch[1])
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -235,9 +238,7 @@ def score_root(st, net, scratch, scores, kinds):
     kmask = np.empty((MAX_KINGDOMS, 3), dtype=np.uint64)
     masks = np.empty((N_MASKS, 3), dtype=np.uint64)
     prepare(st, kmask, masks)
-    score_moves(st, masks, moves, n, net, scratch, scores)
-    for i in range(n):
-        kinds[moves[i]] = move_kind(st, masks, moves[i])
+    score_moves(st, masks, moves, n, net, scratch, scores, kinds)
 
 
 # --- weights files --------------------------------------------------------------------------
