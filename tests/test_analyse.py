@@ -18,7 +18,8 @@ import pytest
 
 import helpers
 from engine_helpers import ROOT
-from tne_ai.matches.review import AnalyseError, CLASSES, classify, label_lanes, plot, review
+from tne_ai.matches.review import (AnalyseError, CLASSES, classify, label_lanes, plot,
+                                    replay_lines, review)
 from tne_ai.matches.tournament import find_record, replay
 
 RECORD = ROOT / "examples" / "planted_blunder.jsonl"
@@ -310,3 +311,16 @@ def test_plot_legend_off_the_data_and_numbered_marks_apart(tmp_path):
     assert len(labels) == 5  # NAMED_BLUNDERS: the largest losses, moves 11 to 15
     assert all(apart(a, b) for i, a in enumerate(labels) for b in labels[i + 1:])
     assert len(set(layout["lanes"])) > 1  # neighbours were stacked
+
+
+def test_replay_says_why_an_unfinished_game_ended():
+    # formats.py (tne-game/1 meta): a ply limit, a forfeit or a person's stop ends a game
+    # early; the first line at the record's last move names it, with the seat and the reason
+    record = {"moves": ["pass", "pass", "pass"],
+              "meta": {"game_id": "g1", "truncated": False,
+                       "forfeit": {"seat": 1, "ply": 3, "reason": "no bestmove within 1.7 s"}}}
+    assert replay_lines(record, None, "x.jsonl") == [
+        "game g1, after 3 of 3 moves; forfeit by player 1 (no bestmove within 1.7 s)"]
+    assert replay_lines(record, 2, "x.jsonl") == ["game g1, after 2 of 3 moves"]
+    cut = {"moves": ["pass"], "meta": {"truncated": True}}
+    assert replay_lines(cut, None, "x.jsonl") == ["game x.jsonl, after 1 of 1 moves; truncated"]

@@ -305,6 +305,14 @@ def test_cli_end_of_input_saves_the_record(tmp_path):
                               "truncated": False,
                               "stopped": {"seat": 0, "ply": 1, "reason": "end of input"}}
     assert "stopped (end of input) after 1 move" in result.output
+    # tne replay says why the game ended at its last move, and only there
+    shown = run("replay", out)
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0] == ("game %s, after 1 of 1 moves; seats: human, random; "
+                                            "stopped by player 0 (end of input)" % out)
+    before = run("replay", out, "--ply", 0)
+    assert before.output.splitlines()[0] == ("game %s, after 0 of 1 moves; seats: human, random"
+                                             % out)
 
 
 def test_cli_default_record_names_never_overwrite(tmp_path, monkeypatch):

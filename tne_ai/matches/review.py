@@ -304,6 +304,19 @@ def annotation_text(row):
     return text
 
 
+def ending_text(meta):
+    """Why a recorded game ended before its end, as `tne replay` says it after its last move
+    (formats.py, tne-game/1 ``meta``): "; truncated", "; forfeit by player 1 (reason)",
+    "; stopped by player 0 (quit)"; empty for a game played to its end."""
+    text = "; truncated" if meta.get("truncated") else ""
+    for key in ("forfeit", "stopped"):
+        why = meta.get(key)
+        if isinstance(why, dict):
+            text += f"; {key} by player {why.get('seat')}" + (
+                f" ({why['reason']})" if why.get("reason") else "")
+    return text
+
+
 def replay_lines(record, ply, name):
     """The lines `tne replay` prints above the board at ``ply`` (None: the end) of a game
     record read from the file ``name``: the game, the moment, the seats; then, when the
@@ -315,7 +328,7 @@ def replay_lines(record, ply, name):
     done = moves if ply is None else ply
     lines = [f"game {meta.get('game_id', name)}, after {done} of {moves} moves"
              + (f"; seats: {agents}" if agents else "")
-             + ("; truncated" if meta.get("truncated") and done == moves else "")]
+             + (ending_text(meta) if done == moves else "")]
     analysis = meta.get("analysis")
     if isinstance(analysis, dict) and done > 0:
         rows = [r for r in analysis.get("moves", [])
