@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 
-import httpx
+import httpx2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -31,7 +31,7 @@ def free_port():
 
 def client(url, seed, deadline, ai, out):
     rng = random.Random(seed)
-    http = httpx.Client(base_url=url, timeout=120)
+    http = httpx2.Client(base_url=url, timeout=120)
     t = time.perf_counter()
     v = http.post("/api/games", json={"seats": ["human", ai], "seed": seed}).json()
     out["create"].append(time.perf_counter() - t)
@@ -74,14 +74,14 @@ def main():
     try:
         for _ in range(600):
             try:
-                httpx.get(url + "/api/meta", timeout=1)
+                httpx2.get(url + "/api/meta", timeout=1)
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         # warm the AI (numba compile, caches) with one move before timing
-        warm = httpx.post(url + "/api/games", json={"seats": [args.ai, "human"], "seed": 0},
+        warm = httpx2.post(url + "/api/games", json={"seats": [args.ai, "human"], "seed": 0},
                           timeout=120).json()
-        while not httpx.get(f"{url}/api/games/{warm['id']}?seat=1").json()["legal"]:
+        while not httpx2.get(f"{url}/api/games/{warm['id']}?seat=1").json()["legal"]:
             time.sleep(0.2)
         out = {k: [] for k in ("create", "move", "view", "view_thinking", "plies")}
         load0 = os.getloadavg()
@@ -94,7 +94,7 @@ def main():
         for t in threads:
             t.join()
         wall = time.perf_counter() - start
-        listing = httpx.get(url + "/api/games").json()["games"]
+        listing = httpx2.get(url + "/api/games").json()["games"]
     finally:
         server.terminate()
         server.wait(30)

@@ -35,7 +35,7 @@ import tempfile
 import threading
 import time
 
-import httpx
+import httpx2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HUGE = "1" + "0" * 4999
@@ -54,9 +54,9 @@ def start_server(port, games_dir, ai, log):
     deadline = time.monotonic() + 300
     while True:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=5)
+            httpx2.get(f"http://127.0.0.1:{port}/api/meta", timeout=5)
             return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"web_soak: the server did not start (exit {proc.poll()})")
             time.sleep(0.2)
@@ -66,7 +66,7 @@ def warm_up(url, timeout=900):
     """One move against the AI and its answer, before the clock starts: the first calls of
     the rules and the search load (or, in a fresh checkout, compile) numba's kernels, which
     can take minutes on a loaded machine."""
-    http = httpx.Client(base_url=url, timeout=timeout)
+    http = httpx2.Client(base_url=url, timeout=timeout)
     v = http.post("/api/games", json={"seats": ["human", "ai"], "seed": 0}).json()
     key = {"X-Tne-Key": v["key"]}
     http.post(f"/api/games/{v['id']}/move", json={"seat": 0, "move": "pass"}, headers=key)
@@ -189,14 +189,14 @@ class Slot(threading.Thread):
     def run(self):
         try:
             self._run()
-        except httpx.HTTPError as e:
+        except httpx2.HTTPError as e:
             if time.monotonic() < self.deadline:  # else: killed at the deadline, as planned
                 self.failures.append(f"no answer before the deadline: {e!r}")
         except Exception as e:
             self.failures.append(f"the client failed: {e!r}")
 
     def _run(self):
-        http = httpx.Client(base_url=self.url, timeout=60)
+        http = httpx2.Client(base_url=self.url, timeout=60)
         game = None
         while time.monotonic() < self.deadline:
             if game is None:
@@ -304,7 +304,7 @@ def main():
         proc = start_server(port, games_dir, args.ai, log)
         lost = 0
         for gid, (seat, keys, moves) in acked.items():
-            v = httpx.get(f"{url}/api/games/{gid}?seat={seat}",
+            v = httpx2.get(f"{url}/api/games/{gid}?seat={seat}",
                           headers={"X-Tne-Key": keys[seat]}, timeout=60).json()
             after = [e["move"] for e in v["log"]]
             if after[:len(moves)] != moves:

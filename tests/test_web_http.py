@@ -115,6 +115,16 @@ def test_malformed_and_hostile_requests_get_a_4xx_json_line(client):
         _error(client.post("/api/games", json={"seats": seats, "seed": 1}), 400)
     for seed in (-1, 2 ** 31, "1", True, 1.5):
         _error(client.post("/api/games", json={"seats": ["human", "random"], "seed": seed}), 400)
+    # a field the request does not have is named, not ignored (no game of a guessed shape)
+    assert _error(client.post("/api/games", json={"players": 5}), 400) == (
+        "request body: 'players' is not a field of this request (its fields: seats, seed, "
+        "hotseat)")
+    assert "'sead'" in _error(client.post("/api/games", json={"seats": ["human", "random"],
+                                                             "sead": 3}), 400)
+    assert "'iteration'" in _error(client.post("/api/analyses", json={
+        "position": REVOLT, "iteration": 5000}), 400)
+    assert "'key'" in _error(client.post(f"/api/games/{gid}/move", headers=K,
+                                         json={"seat": 0, "move": "pass", "key": "k"}), 400)
     for body in ({}, {"seat": 0}, {"seat": 0, "move": 7}, {"seat": 0, "move": "x" * 100},
                  {"seat": 0, "move": "tile purple A1"}, {"seat": -1, "move": "pass"},
                  {"seat": 2, "move": "pass"}, {"seat": "0x", "move": "pass"},
@@ -734,7 +744,8 @@ def test_serve_refuses_a_bad_ai_spec_in_one_line(tmp_path):
 def test_serve_prints_its_url_and_answers(tmp_path):
     import subprocess
     import sys
-    import httpx
+    import urllib.error
+    import urllib.request
     from web_support import free_port
     port = free_port()
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "serve", "--port", str(port),
@@ -746,9 +757,11 @@ def test_serve_prints_its_url_and_answers(tmp_path):
         deadline = time.monotonic() + 120
         while True:
             try:
-                meta = httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=5).json()
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta",
+                                            timeout=5) as answer:
+                    meta = json.loads(answer.read())
                 break
-            except httpx.HTTPError:
+            except (urllib.error.URLError, ConnectionError):
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         assert meta["default_ai"] == "random"

@@ -69,9 +69,10 @@ def _error(message, status=400):
     return JSONResponse({"error": " ".join(str(message).split())[:500]}, status_code=status)
 
 
-async def _body(request):
+async def _body(request, fields):
     """The request's JSON object (read by json_reader); RequestError for a body too large,
-    not JSON, not an object."""
+    not JSON, not an object, or with a key that is not one of ``fields`` (a misspelt or
+    unknown field is named, never ignored)."""
     size = request.headers.get("content-length")
     if size is not None:
         if parse_int(size, "content-length", 0) > MAX_BODY:
@@ -85,6 +86,10 @@ async def _body(request):
     data = read_json(b"".join(chunks), "request body", max_bytes=MAX_BODY)
     if not isinstance(data, dict):
         raise RequestError("request body: expected a JSON object")
+    for key in data:
+        if key not in fields:
+            raise RequestError(f"request body: {str(key)[:40]!r} is not a field of this request "
+                               f"(its fields: {', '.join(fields)})")
     return data
 
 
@@ -231,7 +236,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
 
     @_api
     async def new_game(request):
-        data = await _body(request)
+        data = await _body(request, ("seats", "seed", "hotseat"))
         seed = _int(data, "seed", secrets.randbelow(1 << 30), 0, 2 ** 31 - 1)
         game = await run_in_threadpool(store.add, data.get("seats"), seed,
                                        hotseat=hotseat(data))
@@ -239,7 +244,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
 
     @_api
     async def upload(request):
-        data = await _body(request)
+        data = await _body(request, ("seats", "seed", "hotseat", "data"))
         seed = _int(data, "seed", 0, 0, 2 ** 31 - 1)
         game = await run_in_threadpool(store.add_upload, data.get("seats"), seed,
                                        data.get("data"), hotseat=hotseat(data))
@@ -254,7 +259,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
     @_api
     async def move(request):
         game = store.get(request.path_params["gid"])
-        data = await _body(request)
+        data = await _body(request, ("seat", "move"))
         seat = _seat_of(request, game, data.get("seat"), human=True)
         await run_in_threadpool(store.move, game, seat, data.get("move"))
         return view(game, seat)
@@ -262,7 +267,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
     @_api
     async def undo(request):
         game = store.get(request.path_params["gid"])
-        data = await _body(request)
+        data = await _body(request, ("seat",))
         seat = _seat_of(request, game, data.get("seat"), human=True)
         await run_in_threadpool(store.undo, game, seat)
         return view(game, seat)
@@ -270,7 +275,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
     @_api
     async def game_hint(request):
         game = store.get(request.path_params["gid"])
-        data = await _body(request)
+        data = await _body(request, ("seat",))
         seat = _seat_of(request, game, data.get("seat"), human=True)
         return JSONResponse(await run_in_threadpool(hint, game, seat, hint_iterations))
 
@@ -296,7 +301,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
 
     @_api
     async def check_position(request):
-        data = await _body(request)
+        data = await _body(request, ("position", "seed"))
         p = await run_in_threadpool(load, data)
         to_act = p.to_act
         legal = []
@@ -307,7 +312,7 @@ def create_app(games_dir=None, default_ai="mcts:iterations=2000", ai_workers=2,
 
     @_api
     async def new_analysis(request):
-        data = await _body(request)
+        data = await _body(request, ("position", "seed", "iterations"))
         p = await run_in_threadpool(load, data)
         if p.is_over():
             raise RequestError("the game is over: nothing to analyse", 409)
