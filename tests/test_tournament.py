@@ -383,10 +383,11 @@ def test_scheduled_game_ids_are_unique_across_tables():
     assert len({g.game_id for g in plan}) == len(plan) == 6 * 2 * 2
 
 
-def test_visits_flag_keeps_each_searched_moves_root_visits(tmp_path):
+def test_visits_flag_keeps_each_searched_moves_root_visits_and_values(tmp_path):
     """--visits: the mcts seat's moves carry [move, visits] pairs summing to its budget of 30
-    iterations when searched (reuse off: no inherited visits), None when forced; the greedy
-    seat searches nothing (None everywhere).  Without the flag the field is absent."""
+    iterations when searched (reuse off: no inherited visits) and both seats' win chances
+    at the root, None for both when forced; the greedy seat searches nothing (None
+    everywhere).  Without the flag neither field is there."""
     out = tmp_path / "v.jsonl"
     args = ["tournament", "--agent", "m=mcts:iterations=30,reuse=0,endings=0", "--agent", "g=greedy",
             "--games", "1", "--seed", "3"]
@@ -399,15 +400,21 @@ def test_visits_flag_keeps_each_searched_moves_root_visits(tmp_path):
         names = [a["name"] for a in record["meta"]["agents"]]
         pos = Position.from_json(record["start"])
         assert len(record["meta"]["visits"]) == len(record["moves"])
-        for entry, move in zip(record["meta"]["visits"], record["moves"]):
+        assert len(record["meta"]["values"]) == len(record["moves"])
+        for entry, value, move in zip(record["meta"]["visits"], record["meta"]["values"],
+                                      record["moves"]):
             forced = len(pos.legal_moves()) == 1
             if names[pos.to_act] == "g" or forced:
-                assert entry is None
+                assert entry is None and value is None
             else:
                 assert sum(v for _, v in entry) == 30
+                # both seats' win chances at the root, to 4 decimals: they sum to 1
+                assert len(value) == 2 and all(0 <= w <= 1 for w in value)
+                assert sum(value) == pytest.approx(1.0, abs=2e-4)
                 searched += 1
             pos.push(move)
     assert searched > 0
     plain = tmp_path / "p.jsonl"
     assert CliRunner().invoke(main, args + ["--out", str(plain)]).exit_code == 0
-    assert all("visits" not in json.loads(line)["meta"] for line in plain.read_text().splitlines())
+    assert all("visits" not in json.loads(line)["meta"] and "values" not in json.loads(line)["meta"]
+               for line in plain.read_text().splitlines())

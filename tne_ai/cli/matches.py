@@ -59,8 +59,9 @@ def _where_games_run(jobs_help, backend_help, address_help):
 @click.option("--resume", is_flag=True,
               help="Continue --out: play only the games not yet in it.")
 @click.option("--visits", is_flag=True,
-              help="Keep each searched move's root visit distribution in its record "
-                   "(meta.visits, as tne train's self-play does).")
+              help="Keep each searched move's root visit distribution and every seat's "
+                   "win chance at its root in its record (meta.visits, meta.values, as "
+                   "tne train's self-play does).")
 @click.option("--sprt", default=None, metavar="ELO0,ELO1",
               help="Two agents only: stop as soon as the GSPRT (alpha=beta=0.05) accepts "
                    "elo <= ELO0 or elo >= ELO1 (the second agent against the first), checked "

@@ -201,6 +201,19 @@ def root_visits(agent):
     return [[move_text(a), v] for v, a in pairs] or None
 
 
+def root_values(agent):
+    """Every seat's win chance at the root of an agent's last search, for ``meta.values``
+    (the search's own value of the position, beside the game's result): a list by seat, 4
+    decimals, or None when the agent did not search (not a searching agent, a forced move;
+    a root the exact endings scored keeps its chances, the best results over the worlds
+    solved)."""
+    from tne_ai.search.session import round_win
+    info = getattr(agent, "info", None)
+    if info is None or not hasattr(info, "win_chances") or info.forced or not info.win_chances:
+        return None
+    return [round_win(w) for w in info.win_chances]
+
+
 # --- playing one game ---------------------------------------------------------------------
 
 def play_game(task):
@@ -217,6 +230,7 @@ def play_game(task):
     seats = [make_agent(spec, seed=s) for spec, s in zip(task["specs"], task["agent_seeds"])]
     moves = []
     searched = []                  # meta.visits: one entry per move when the task asks
+    values = []                    # meta.values: alike
     spent = [[] for _ in range(n)]
     forfeit = None
     try:
@@ -228,6 +242,7 @@ def play_game(task):
                 spent[who].append(time.perf_counter() - t0)
                 if task.get("visits"):
                     searched.append(root_visits(seats[who]))
+                    values.append(root_values(seats[who]))
                 moves.append(move_text(code))
                 pos.push(code)
             except AgentForfeit as e:  # an external engine failed: it loses this game
@@ -257,6 +272,7 @@ def play_game(task):
         meta["forfeit"] = forfeit
     if task.get("visits"):
         meta["visits"] = searched
+        meta["values"] = values
     meta["provenance"] = provenance(weights=spec_weights(task["specs"]))
     return game_record(start, moves, game_result(pos.scores), meta)
 
@@ -833,8 +849,8 @@ def run_tournament(agents: Mapping[str, str], tables: Optional[Sequence[Sequence
     called at the start and after each game; ``warn(text)`` is told of a cut last line
     dropped from ``out`` on resume; ``visits``: each record's ``meta.visits`` holds the root
     visit distribution of every move (``root_visits``; what ``tne train`` fits the prior
-    to).  Raises TournamentError for bad arguments
-    before anything is written.  KeyboardInterrupt stops the workers and propagates; the
+    to) and ``meta.values`` every seat's win chance at its root (``root_values``).  Raises
+    TournamentError for bad arguments before anything is written.  KeyboardInterrupt stops the workers and propagates; the
     file then holds every finished game."""
     from tne_ai.matches.ratings import Sprt, unit_score
 
