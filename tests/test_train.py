@@ -196,48 +196,6 @@ def test_bad_visit_entries_are_refused_naming_the_game(visits, fragment):
     assert fragment in str(e.value) and "game record 1" in str(e.value)
 
 
-def _one_turn_values(values):
-    record = _one_turn_record(None)
-    record["meta"] = {"values": values}
-    return record
-
-
-def test_root_values_are_read_for_each_position_and_the_result_stands_in_where_none():
-    """The first action's search gave seat 0 a win chance of 0.6: its row is 0.6, 0.4 and
-    two empty seats; the pass has no root value, so its row is the result's (has_q False)."""
-    from tne_ai.matches.train import dataset
-    data = dataset([_one_turn_values([[0.6, 0.4], None])])
-    assert data["q"][0].tolist() == pytest.approx([0.6, 0.4, 0.0, 0.0])
-    assert data["has_q"].tolist() == [True, False]
-    assert data["q"][1].tolist() == data["y"][1].tolist()
-
-
-def test_value_targets_mix_the_result_and_the_root_value_by_the_share():
-    """A won game (result 1, 0) whose search said 0.6, 0.4: a quarter of the root value
-    gives 0.75 * 1 + 0.25 * 0.6 = 0.9 and 0.75 * 0 + 0.25 * 0.4 = 0.1; 0 keeps the result, 1
-    takes the root value."""
-    from tne_ai.matches.fit_value import mixed_targets
-    data = {"y": np.array([[1.0, 0.0, 0.0, 0.0]]), "q": np.array([[0.6, 0.4, 0.0, 0.0]])}
-    assert mixed_targets(data, 0.25)["y"][0].tolist() == pytest.approx([0.9, 0.1, 0.0, 0.0])
-    assert mixed_targets(data, 0.0)["y"][0].tolist() == [1.0, 0.0, 0.0, 0.0]
-    assert mixed_targets(data, 1.0)["y"][0].tolist() == pytest.approx([0.6, 0.4, 0.0, 0.0])
-
-
-@pytest.mark.parametrize("values,fragment", [
-    ([None], "meta.values must be a list with one entry per move (2)"),
-    ([[0.6], None], "ply 0: meta.values entry [0.6] is not 2 win chances"),
-    ([[0.7, 0.7], None], "is not 2 win chances summing to 1"),
-    ([[1.2, -0.2], None], "is not 2 win chances"),
-    ([[0.5, "0.5"], None], "is not 2 win chances"),
-    ("0.5", "meta.values must be a list"),
-])
-def test_bad_root_values_are_refused_naming_the_game(values, fragment):
-    from tne_ai.matches.train import TrainError, dataset
-    with pytest.raises(TrainError) as e:
-        dataset([_one_turn_values(values)])
-    assert fragment in str(e.value) and "game record 1" in str(e.value)
-
-
 def test_prior_fitted_to_visit_shares_gets_their_odds_back():
     """Two kinds with one legal move each, visited 4 to 1 at every decision: the fitted
     weights differ by log 4 (P = e^w / sum e^w'), whatever kind was played."""
@@ -354,19 +312,6 @@ def test_train_policy_fits_and_writes_a_move_policy_file(tmp_path):
         assert lines[-1] == f"wrote {name}"
     assert written[0][0].shape == (N_MOVE_FEATURES,)
     assert all(np.array_equal(a, b) for a, b in zip(written[0], written[1]))
-
-
-@pytest.mark.parametrize("args,fragment", [
-    (["--value-mix", "0.5"], "--value-mix is the value network's target: it needs --net"),
-    (["--net", "--value-mix", "1.5"], "--value-mix: 1.5 is not in the range 0 <= x <= 1"),
-    (["--net", "--value-mix", "nan"], "--value-mix"),
-])
-def test_train_value_mix_out_of_place_is_one_error(tmp_path, args, fragment):
-    r = tne("train", *args, "--games", "1", "-o", "w.npz", cwd=tmp_path)
-    assert r.returncode == 2
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and fragment in lines[0]
-    assert not (tmp_path / "w.npz").exists()
 
 
 def test_train_net_and_policy_together_is_one_error(tmp_path):

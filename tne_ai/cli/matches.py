@@ -224,9 +224,6 @@ def _check_plot(plot_file):
               help="Fit the value network (needs the train extra) instead of the linear "
                    "evaluation and prior: -o names a value network file (give it to "
                    "mcts:evaluation=net,net=FILE); the gate plays it so.")
-@click.option("--value-mix", type=Float(0.0, 1.0), default=0.0, show_default=True,
-              help="With --net: the share of the search's root value (the records' "
-                   "meta.values) mixed into the result as the network's target.")
 @click.option("--policy", "move_policy", is_flag=True,
               help="Fit the move policy (needs the train extra) to the root visits of the "
                    "records' searched moves instead: -o names a move policy file (give it to "
@@ -235,7 +232,7 @@ def _check_plot(plot_file):
               metavar="FILE.npz", help="Weights file to write (give it to mcts:weights=FILE).")
 def train(games, players, agent_spec, data_files, records_out, resume, seed, jobs, backend,
           ray_address, holdout, every, gate_deals, gate_elo, gate_records, value_net,
-          value_mix, move_policy, weights_out):
+          move_policy, weights_out):
     """Learn the evaluation and the move prior from self-play games.
 
     Example: tne train --games 50 --jobs 2 --records selfplay.jsonl -o weights.npz
@@ -248,8 +245,6 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
     _check_train(agent_spec, gate_deals, gate_records, weights_out)
     if value_net and move_policy:
         raise CliError("--net and --policy fit different files: give one")
-    if value_mix and not value_net:
-        raise CliError("--value-mix is the value network's target: it needs --net")
     with reported():
         records, from_data = _read_data(data_files)
         records += _selfplay(agent_spec, games, players, seed, jobs, backend, ray_address,
@@ -257,10 +252,8 @@ def train(games, players, agent_spec, data_files, records_out, resume, seed, job
         if not records:
             raise TrainError("no games to learn from: give --games or --data")
         what = "net" if value_net else "policy" if move_policy else "weights"
-        info = weights_info(agent_spec, len(records), seed)
-        if value_mix:
-            info["value_mix"] = value_mix
-        save, lines = _fit(records, what, holdout, seed, every, info, value_mix)
+        save, lines = _fit(records, what, holdout, seed, every,
+                           weights_info(agent_spec, len(records), seed))
         gate_match = None if not gate_deals else _gate_match(
             agent_spec, gate_deals, players, gate_elo, what, seed, jobs, backend,
             ray_address, gate_records)
@@ -325,10 +318,10 @@ def _selfplay(agent_spec, games, players, seed, jobs, backend, ray_address, reco
     return records
 
 
-def _fit(records, what, holdout, seed, every, info, value_mix=0.0):
-    """Fit the weights (``what``: "weights", the value network "net" (its target mixed with
-    the root value by ``value_mix``) or the move policy "policy") to the records: (save,
-    report lines), save writing the file with ``info`` to the path it is given."""
+def _fit(records, what, holdout, seed, every, info):
+    """Fit the weights (``what``: "weights", the value network "net" or the move policy
+    "policy") to the records: (save, report lines), save writing the file with ``info`` to
+    the path it is given."""
     progress = progress_lines()
     if what == "policy":
         from tne_ai.matches.fit_policy import policy_report_lines, train_policy
@@ -341,7 +334,7 @@ def _fit(records, what, holdout, seed, every, info, value_mix=0.0):
         from tne_ai.matches.fit_value import train_value, value_report_lines
         from tne_ai.search.value import save_net
         arrays, report = train_value(records, holdout=holdout, seed=seed, every=every,
-                                     mix=value_mix, progress=progress.say)
+                                     progress=progress.say)
         progress.end()
         return (lambda path: save_net(path, arrays, info)), value_report_lines(report)
     from tne_ai.matches.train import report_lines, train as fit

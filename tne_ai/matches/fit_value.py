@@ -150,29 +150,16 @@ def fit_value(train_set, test_set, hidden=(32, 16), linear=None, epochs=40, batc
     return {k: arrays[k] for k in NET_ARRAYS}, {"epochs": history, "best": best_loss}
 
 
-def mixed_targets(data, mix):
-    """``data`` with its target ``y`` replaced by (1 - mix) * result + mix * root value
-    (``q``: every seat's win chance at the root of the search that chose the move, from the
-    records' ``meta.values``; the result itself where a position has none)."""
-    return dict(data, y=(1.0 - mix) * data["y"] + mix * data["q"])
-
-
 def train_value(records, holdout=0.2, seed=0, every=1, hidden=(32, 16), epochs=12,
-                learning_rate=5e-4, l2=1e-3, mix=0.0, progress=None):
+                learning_rate=5e-4, l2=1e-3, progress=None):
     """The value network fitted to the records' positions (``tne train --net``): returns
     (arrays, report).  The games are split by a seeded share ``holdout`` (as the linear fit's
-    ``tne_ai.matches.train.split``); the training games' target is the result mixed with the
-    search's root value by ``mix`` (``mixed_targets``), the held-out games' the result
-    alone.  The report gives, per player count present, the held-out positions and the
-    log-loss and favourite's accuracy of the network and of the shipped linear evaluation
-    it starts from, and how many training positions had a root value."""
+    ``tne_ai.matches.train.split``); the report gives, per player count present, the held-out
+    positions and the log-loss and favourite's accuracy of the network and of the shipped
+    linear evaluation it starts from."""
     from tne_ai.search.evaluate import model_weights
     from tne_ai.matches.train import held_out_split, log_loss, model_chances, player_mask
-    if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
-        raise TneError(f"value mix {mix!r}: use a share from 0 to 1")
     _, train_set, test_set, seed = held_out_split(records, holdout, seed, every, progress)
-    with_q = int(train_set["has_q"].sum())
-    train_set = mixed_targets(train_set, float(mix))
     linear = model_weights()
     arrays, fit_report = fit_value(train_set, test_set, hidden=hidden, linear=linear,
                                    epochs=epochs, learning_rate=learning_rate, l2=l2, seed=seed,
@@ -188,17 +175,13 @@ def train_value(records, holdout=0.2, seed=0, every=1, hidden=(32, 16), epochs=1
                      "linear": log_loss(model_chances(part, linear), part["y"],
                                         player_mask(part["players"]))}
     return arrays, {"counts": counts, "epochs": fit_report["epochs"],
-                    "train_positions": len(train_set["y"]), "mix": float(mix),
-                    "with_root_value": with_q}
+                    "train_positions": len(train_set["y"])}
 
 
 def value_report_lines(report):
     """The text lines of a ``train_value`` report."""
-    target = "the result" if not report.get("mix") else (
-        f"the result mixed with the root value ({report['mix']:g} of it, at "
-        f"{report['with_root_value']} of them)")
-    lines = [f"value network: fitted on {report['train_positions']} positions to {target}; "
-             f"held-out log-loss against the result (favourite won):"]
+    lines = [f"value network: fitted on {report['train_positions']} positions; held-out "
+             f"log-loss (favourite won):"]
     for n, r in report["counts"].items():
         lines.append(f"  {n} players, {r['positions']} positions: network {r['net'][0]:.4f} "
                      f"({r['net'][1]:.1%}), linear evaluation {r['linear'][0]:.4f} "

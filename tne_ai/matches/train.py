@@ -113,7 +113,7 @@ def dataset(records, every=1, progress=None):
     and ``kind_game``.  ``progress(stage, text)`` hears of each game read."""
     from tne_ai.position import Position
     from tne_ai.core.notation import parse_move
-    xs, ys, ns, gs, qs, has_q = [], [], [], [], [], []
+    xs, ys, ns, gs = [], [], [], []
     kinds, chosen, targets, from_visits, kind_game = [], [], [], [], []
     moves = np.empty(S.MAX_MOVES, dtype=np.int64)
     kmask = np.empty((16, 3), dtype=np.uint64)
@@ -128,7 +128,6 @@ def dataset(records, every=1, progress=None):
         if len(record["moves"]) > MAX_PLIES:
             continue
         searched = _visits_of(record, g)
-        root_values = _values_of(record, g)
         pos = Position.from_json(record["start"])
         first_row = len(xs)
         for ply, m in enumerate(record["moves"]):
@@ -154,20 +153,13 @@ def dataset(records, every=1, progress=None):
                     xs.append(feats.copy())
                     ns.append(n)
                     gs.append(g)
-                    q = root_values[ply] if root_values is not None else None
-                    qs.append(None if q is None else _root_value(q, n, g, ply))
             pos.push(m)
         result[:] = 0.0
         rewards(pos.st, result)      # the result at the end (a cut game's ranking then)
         ys.extend(result.copy() for _ in range(len(xs) - first_row))
-        for i in range(first_row, len(xs)):     # no root value: the result stands for it
-            has_q.append(qs[i] is not None)
-            if qs[i] is None:
-                qs[i] = ys[i]
     if not xs:
         raise TrainError("the games hold no position to learn from")
     return {"x": np.array(xs), "y": np.array(ys), "players": np.array(ns), "game": np.array(gs),
-            "q": np.array(qs), "has_q": np.array(has_q, dtype=bool),
             "kinds": np.array(kinds), "chosen": np.array(chosen, dtype=np.int64),
             "target": np.array(targets), "from_visits": np.array(from_visits, dtype=bool),
             "kind_game": np.array(kind_game)}
@@ -184,37 +176,6 @@ def _visits_of(record, g):
         raise TrainError(f"game record {g + 1}: meta.visits must be a list with one entry per "
                          f"move ({len(record['moves'])})")
     return searched
-
-
-def _values_of(record, g):
-    """A record's ``meta.values`` (one entry per move: None or every seat's win chance at the
-    root of its search), or None when it has none; TrainError when it is not one entry per
-    move."""
-    meta = record.get("meta")
-    values = meta.get("values") if isinstance(meta, dict) else None
-    if values is None:
-        return None
-    if not isinstance(values, list) or len(values) != len(record["moves"]):
-        raise TrainError(f"game record {g + 1}: meta.values must be a list with one entry per "
-                         f"move ({len(record['moves'])})")
-    return values
-
-
-def _root_value(entry, players, g, ply):
-    """One ``meta.values`` entry as a row of 4 (empty seats 0): the seated players' win
-    chances, each in [0, 1], summing to 1 (to rounding); TrainError naming the game and ply
-    otherwise."""
-    ok = (isinstance(entry, list) and len(entry) == players
-          and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in entry))
-    row = np.zeros(4)
-    if ok:
-        row[:players] = entry
-        ok = bool(np.all(np.isfinite(row)) and np.all(row >= 0) and np.all(row <= 1)
-                  and abs(row.sum() - 1.0) <= 1e-3)
-    if not ok:
-        raise TrainError(f"game record {g + 1}, ply {ply}: meta.values entry {str(entry)[:60]} "
-                         f"is not {players} win chances summing to 1")
-    return row / row.sum()
 
 
 # --- fitting ------------------------------------------------------------------------------
@@ -348,7 +309,7 @@ def split(data, holdout, seed):
     rng = np.random.default_rng(seed)
     test_games = set(rng.choice(games, size=max(1, int(round(holdout * len(games)))), replace=False).tolist())
     parts = ({}, {})
-    for key_set, gkey in ((("x", "y", "players", "game", "q", "has_q"), "game"), (("kinds", "chosen", "target", "from_visits", "kind_game"), "kind_game")):
+    for key_set, gkey in ((("x", "y", "players", "game"), "game"), (("kinds", "chosen", "target", "from_visits", "kind_game"), "kind_game")):
         held = np.array([g in test_games for g in data[gkey]], dtype=bool)
         for key in key_set:
             parts[0][key] = data[key][~held]
