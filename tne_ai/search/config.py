@@ -105,9 +105,6 @@ _ROWS = (
                "max(1, widen * visits ** widen_exp); 0 opens untried moves at random" + _EVAL_OWN),
     OptionInfo("widen_exp", "float", None, 0.0, L.MAX_WIDEN_EXP, False,
                "progressive widening exponent" + _EVAL_OWN, ("wexp",)),
-    OptionInfo("pbias", "float", 0.0, 0.0, 100.0, False,
-               "prior=policy: the root's selection adds pbias * P(move) * sqrt(root visits) "
-               "/ (1 + move visits), P the policy's probability (PUCT's prior term; 0: off)"),
     OptionInfo("norm", "bool", None, None, None, False,
                "UCB on the children's mean win chances scaled to [0, 1] between the "
                "least and the best of them before the exploration term is added (the visits "
@@ -266,7 +263,6 @@ class SearchConfig:
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
     norm: Optional[bool] = None
-    pbias: float = 0.0
     open_losing: Optional[float] = None
     settle: Optional[bool] = None
     commit_margin: Optional[float] = None

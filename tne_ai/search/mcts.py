@@ -41,8 +41,7 @@ CFG_C = 3          # the UCB exploration constant
 CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
 CFG_OPEN_LOSING = 5  # > 0: a node whose opened children all have a mean below this opens more
 CFG_NORM = 6       # 1: UCB on the children's means scaled to [0, 1] between their least and best
-CFG_PBIAS = 7      # > 0: the root's selection adds the policy's prior term (PUCT)
-CFG_SIZE = 8
+CFG_SIZE = 7
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -92,8 +91,7 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             stamps[0] += 1
             stamp, even = stamps[0], even_root and depth == 0
             best, opened, best_mean = _select(node, st, child_stamp, stamp, even, cfg, action, child,
-                                              sibling, visits, avail, value, log_table, policy,
-                                              at_root)
+                                              sibling, visits, avail, value, log_table)
             opens = _opens(node, opened, best_mean, cfg, visits) if count[0] < action.shape[0] else 0
             if opens:
                 n, lstamp, legal = _legal_here(st, at_root, root_n, root_lstamp, root_legal, moves,
@@ -182,18 +180,13 @@ def _stamp_moves(mv, n, legal, stamps):
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, visits, avail,
-            value, log_table, policy, at_root):
+            value, log_table):
     """The children of node legal in this determinization st (the mover's hand allows them,
     ``_hand_allows``; marked child_stamp = stamp, each counted available once more) and
     the best of them: by UCB (mean + c sqrt(ln avail / visits)), with ``norm`` on the means
     scaled between the least and the best (``_select_norm``), or at an even root the least
     visited.  Returns (best child or -1, legal children, their best mean)."""
     c_explore = cfg[CFG_C]
-    # the policy's prior term at the root: pbias * P(a) * sqrt(root visits) / (1 + visits)
-    pb = 0.0
-    if policy is not None:
-        if at_root and not even:
-            pb = cfg[CFG_PBIAS] * math.sqrt(visits[node] + 1.0)
     # norm scores the children in a second pass (``_select_norm``), once their least and best
     # means are known: the first pass then computes no UCB score (one log a child, not two)
     norm = cfg[CFG_NORM] == 1.0 and not even
@@ -214,9 +207,6 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
                 score = -1e300
             else:
                 score = q + c_explore * math.sqrt(_log(avail[ch], log_table) / v)
-                if policy is not None:
-                    if pb > 0.0:
-                        score += pb * policy[4][a] / (1.0 + v)
             if score > best_score:
                 best_score, best = score, ch
             best_mean = max(best_mean, q)
@@ -226,13 +216,13 @@ def _select(node, st, child_stamp, stamp, even, cfg, action, child, sibling, vis
         # equal means (or no child): plain UCB, as the first pass would have scored it
         best = _select_norm(node, child_stamp, stamp, c_explore, low_mean, best_mean,
                             best_mean > low_mean, action, child, sibling, visits, avail, value,
-                            log_table, policy, pb)
+                            log_table)
     return best, opened, best_mean
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
 def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action, child, sibling,
-                 visits, avail, value, log_table, policy, pb):
+                 visits, avail, value, log_table):
     """``norm``: UCB over the children of node legal in this determinization (child_stamp =
     stamp, counted available by ``_select``) on their means scaled to [0, 1] between the
     least (low) and the best (high): the exploration term weighs against the spread of
@@ -248,9 +238,6 @@ def _select_norm(node, child_stamp, stamp, c_explore, low, high, scaled, action,
             v = visits[ch]
             score = (value[ch] / v - shift) * scale + \
                 c_explore * math.sqrt(_log(avail[ch], log_table) / v)
-            if policy is not None:
-                if pb > 0.0:
-                    score += pb * policy[4][action[ch]] / (1.0 + v)
             if score > best_score:
                 best_score, best = score, ch
         ch = sibling[ch]

@@ -223,7 +223,7 @@ def policy_scratch(net):
             np.zeros(net[2].shape[0], dtype=np.float32))
 
 
-def score_root(st, net, scratch, scores, kinds, probs=None):
+def score_root(st, net, scratch, scores, kinds):
     """Score the legal moves of st (the root of a search, where the policy orders widening
     in the action phase) into scores, and write their kinds into kinds: the root's moves are
     the same in every determinization, so they are scored once per root, for every thread,
@@ -239,10 +239,6 @@ def score_root(st, net, scratch, scores, kinds, probs=None):
     masks = np.empty((N_MASKS, 3), dtype=np.uint64)
     prepare(st, kmask, masks)
     score_moves(st, masks, moves, n, net, scratch, scores, kinds)
-    if probs is not None:                   # the policy's probabilities: a softmax
-        legal = moves[:n]
-        e = np.exp(scores[legal] - scores[legal].max())
-        probs[legal] = e / e.sum()
 
 
 # --- weights files --------------------------------------------------------------------------
