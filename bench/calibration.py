@@ -14,6 +14,9 @@ the reported chance against the result), each over all reviewed positions of the
     python bench/calibration.py --players 2 --games 15 --play-iterations 2000 \\
         --review-iterations 2000 --out bench/results/calibration
 
+``--review-spec SPEC`` reviews with that search's options (an ``mcts:`` spec, its budget
+replaced by ``--review-iterations``) instead of the default search's.
+
 ``--records FILE`` reviews recorded games instead (``--games`` of the file after the first
 ``--skip``, one player count), e.g. the self-play generations of ``bench/data/selfplay``.
 
@@ -68,14 +71,14 @@ def reviewed(path):
     return {row["game_id"]: row for row in review_lines(path)}
 
 
-def review_all(games_path, review_path, iterations, seed, jobs):
+def review_all(games_path, review_path, iterations, seed, jobs, config=None):
     done = reviewed(review_path)
     records = [rec for _, rec in read_records(games_path)]
     for i, rec in enumerate(records):
         gid = rec["meta"]["game_id"]
         if gid in done:
             continue
-        rows = review(rec, iterations=iterations, jobs=jobs, seed=seed)
+        rows = review(rec, iterations=iterations, jobs=jobs, seed=seed, config=config)
         shares = final_shares(rec)
         points = [(r["best_win"], shares[r["player"]], r["player"]) for r in rows
                   if r.get("best_win") is not None]
@@ -169,6 +172,8 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=15,
                     help="deals per player count (each played in every seat rotation)")
     ap.add_argument("--spec", default=None, help="the agent (default mcts:iterations=PLAY)")
+    ap.add_argument("--review-spec", default=None,
+                    help="the review's search options, an mcts: spec (default: the default search)")
     ap.add_argument("--play-iterations", type=int, default=2000)
     ap.add_argument("--review-iterations", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
@@ -212,11 +217,12 @@ def main(argv=None):
         else:
             play(players, args.games, spec, args.seed, args.jobs, games_path)
         points = review_all(games_path, os.path.join(args.out, f"review_{players}p.jsonl"),
-                            args.review_iterations, args.seed, args.jobs)
+                            args.review_iterations, args.seed, args.jobs, args.review_spec)
         count = sum(1 for _ in read_records(games_path))
         summary.append(report(players, points, count))
     with open(os.path.join(args.out, "calibration.json"), "w", encoding="utf-8") as f:
-        json.dump({"spec": spec, "review_iterations": args.review_iterations,
+        json.dump({"spec": spec, "review_spec": args.review_spec,
+                   "review_iterations": args.review_iterations,
                    "results": summary}, f, indent=1)
 
 
