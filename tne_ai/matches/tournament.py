@@ -204,9 +204,9 @@ def root_visits(agent):
 def root_values(agent):
     """Every seat's win chance at the root of an agent's last search, for ``meta.values``
     (the search's own value of the position, beside the game's result): a list by seat, 4
-    decimals, or None when the agent did not search (not a searching agent, a forced move;
-    a root the exact endings scored keeps its chances, the best results over the worlds
-    solved)."""
+    decimals, or None when the agent did not search (not a searching agent, or a forced
+    move).  Unlike ``root_visits``, a root the exact endings scored keeps its chances: the
+    best results over the worlds solved."""
     from tne_ai.search.session import round_win
     info = getattr(agent, "info", None)
     if info is None or not hasattr(info, "win_chances") or info.forced or not info.win_chances:
@@ -850,8 +850,8 @@ def run_tournament(agents: Mapping[str, str], tables: Optional[Sequence[Sequence
     dropped from ``out`` on resume; ``visits``: each record's ``meta.visits`` holds the root
     visit distribution of every move (``root_visits``; what ``tne train`` fits the prior
     to) and ``meta.values`` every seat's win chance at its root (``root_values``).  Raises
-    TournamentError for bad arguments before anything is written.  KeyboardInterrupt stops the workers and propagates; the
-    file then holds every finished game."""
+    TournamentError for bad arguments before anything is written.  KeyboardInterrupt stops
+    the workers and propagates; the file then holds every finished game."""
     from tne_ai.matches.ratings import Sprt, unit_score
 
     agents = check_agents(agents)
