@@ -57,7 +57,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
                                leader=0.5, evaluation="basic", prior="none", widen=2.0,
                                widen_exp=0.6, settle=True, weights="w.npz",
                                commit_margin=0.05, reuse=False, endings=False, open_losing=0.03,
-                               norm=True, net="v.npz", policy="p.npz")
+                               norm=True, net="v.npz", policy="p.npz", belief=True)
     assert SearchConfig.from_spec(cfg.to_spec()) == cfg
     assert SearchConfig.from_spec("mcts") == SearchConfig() == SearchConfig.from_spec("mcts:")
     assert SearchConfig().to_spec() == "mcts:"
