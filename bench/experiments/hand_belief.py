@@ -20,14 +20,13 @@ Used by bench/README.md, "Hand belief".
     python bench/experiments/hand_belief.py bench/data/selfplay/value_pair_2p.jsonl.gz --features 1,4,5,6
 """
 import argparse
-import gzip
-import json
 
 import numpy as np
 
 from tne_ai.core import state as S
 from tne_ai.core.board import NO_SQUARE
 from tne_ai.core.notation import parse_move
+from tne_ai.matches.tournament import read_records
 from tne_ai.position import Position
 from tne_ai.search.determinize import unseen_pool
 
@@ -55,33 +54,31 @@ def dataset(paths):
     pool = np.zeros(4, dtype=np.int64)
     g = 0
     for path in paths:
-        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
-            for line in f:
-                record = json.loads(line)
-                pos = Position.from_json(record["start"])
-                n = pos.players
-                last, decay, now = np.zeros((n, 4)), np.zeros((n, 4)), np.zeros((n, 4))
-                prev = None
-                for m in record["moves"]:
-                    st = pos.st
-                    who = int(st[S.TO_ACT])
-                    if st[S.PHASE] == S.PH_ACTION:
-                        if prev is not None and prev != who:      # prev's turn is over
-                            last[prev] = now[prev]
-                            decay[prev] = 0.7 * decay[prev] + now[prev]
-                            now[prev] = 0
-                        prev = who
-                        unseen_pool(st, who, pool)
-                        for q in range(n):
-                            if q != who:
-                                hands.append([int(st[S.hand(q, c)]) for c in range(4)])
-                                pools.append(pool.copy())
-                                xs.append(colour_features(st, q, last[q], decay[q]))
-                                games.append(g)
-                        if m.startswith("tile "):
-                            now[who, COLOUR[m.split()[1]]] += 1
-                    pos.push(parse_move(m))
-                g += 1
+        for _, record in read_records(path):
+            pos = Position.from_json(record["start"])
+            n = pos.players
+            last, decay, now = np.zeros((n, 4)), np.zeros((n, 4)), np.zeros((n, 4))
+            prev = None
+            for m in record["moves"]:
+                st = pos.st
+                who = int(st[S.TO_ACT])
+                if st[S.PHASE] == S.PH_ACTION:
+                    if prev is not None and prev != who:      # prev's turn is over
+                        last[prev] = now[prev]
+                        decay[prev] = 0.7 * decay[prev] + now[prev]
+                        now[prev] = 0
+                    prev = who
+                    unseen_pool(st, who, pool)
+                    for q in range(n):
+                        if q != who:
+                            hands.append([int(st[S.hand(q, c)]) for c in range(4)])
+                            pools.append(pool.copy())
+                            xs.append(colour_features(st, q, last[q], decay[q]))
+                            games.append(g)
+                    if m.startswith("tile "):
+                        now[who, COLOUR[m.split()[1]]] += 1
+                pos.push(parse_move(m))
+            g += 1
     return (np.array(hands, dtype=float), np.array(pools, dtype=float), np.array(xs),
             np.array(games))
 
