@@ -127,10 +127,6 @@ _ROWS = (
                "exact endings: when the game can end within the mover's own actions, score "
                "the turn to its end over sampled worlds instead of growing the tree "
                "(search/ending.py)"),
-    OptionInfo("worlds", "int", 0, 0, 1 << 16, False,
-               "common worlds at the root: a pool of that many sampled worlds fixed per root, "
-               "a root child's n-th visit played in world n mod the pool (0: a new world "
-               "each iteration)"),
     OptionInfo("rollout", "int", DEFAULT_ROLLOUT, -1, L.MAX_PLIES, False,
                "random moves before the evaluation (-1: to the game's end, 0: evaluate at once)",
                ("rollout_depth",)),
@@ -272,7 +268,6 @@ class SearchConfig:
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None
     endings: bool = True
-    worlds: int = 0
     rollout: int = DEFAULT_ROLLOUT
     leader: Optional[float] = None
     threads: int = 1

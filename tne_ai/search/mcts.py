@@ -41,9 +41,7 @@ CFG_C = 3          # the UCB exploration constant
 CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
 CFG_OPEN_LOSING = 5  # > 0: a node whose opened children all have a mean below this opens more
 CFG_NORM = 6       # 1: UCB on the children's means scaled to [0, 1] between their least and best
-CFG_WORLDS = 7     # > 0: a pool of that many common worlds at the root (``_common_world``)
-CFG_WORLD_SEED = 8  # the pool's seed, set once per root
-CFG_SIZE = 9
+CFG_SIZE = 7
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -84,8 +82,6 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
         root_n = legal_moves(root, root_moves)
         root_lstamp = _stamp_moves(root_moves, root_n, root_legal, stamps)
     rollout_depth = np.int64(cfg[CFG_ROLLOUT])
-    n_worlds = np.int64(cfg[CFG_WORLDS]) if root_n >= 0 else 0
-    world_base = np.uint64(cfg[CFG_WORLD_SEED])
     for _ in range(iterations):
         determinize(root, viewer, rng, st)
         node = depth = 0
@@ -108,14 +104,10 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
                 depth += 1
                 path[depth] = _add_child(node, a, st[S.TO_ACT], action, parent, child, sibling, player,
                                          visits, avail, value, count)
-                if at_root and n_worlds > 0:
-                    _common_world(root, viewer, rng, st, world_base, 0)
                 apply_action(st, a, rng)
                 break
             if best < 0:
                 break
-            if at_root and n_worlds > 0:
-                _common_world(root, viewer, rng, st, world_base, visits[best] % n_worlds)
             apply_action(st, np.int64(action[best]), rng)
             depth += 1
             path[depth] = node = best
@@ -131,22 +123,6 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
             evaluate(st, eval_params, reward)
         _backup(depth, path, reward, action, player, visits, value, root_sum, move_sums)
     return iterations
-
-
-@njit(cache=True, _nrt=False, nogil=True, inline="always")
-def _common_world(root, viewer, rng, st, base, w):
-    """Replace st (the root's sampled world, in which the root's move was chosen: the root's
-    moves depend on the viewer's hand only) by world w of the root's pool: determinized with
-    the generator seeded by splitmix64 of base and w, the search's own generator left as it
-    was.  Every root child then meets the same worlds in the same order (its n-th visit in
-    world n mod the pool), so the root compares its moves on common worlds."""
-    saved = rng[0]
-    z = base + np.uint64(w) * np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    rng[0] = (z ^ (z >> np.uint64(31))) | np.uint64(1)
-    determinize(root, viewer, rng, st)
-    rng[0] = saved
 
 
 @njit(cache=True, _nrt=False, nogil=True, inline="always")
