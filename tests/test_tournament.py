@@ -18,7 +18,7 @@ from helpers import assert_user_error
 from tne_ai.core.formats import game_result, load_game_record
 from tne_ai.matches.ratings import sprt_llr
 from tne_ai.matches.tournament import (ScheduledGame, TournamentError, game_task, make_tables, play_game,
-                               replay, run_tournament, schedule)
+                               replay, result_text, run_tournament, schedule)
 
 TRIO = {"r": "random", "g": "greedy", "m": "mcts:iterations=10"}
 PAIR = {"r": "random", "g": "greedy"}
@@ -256,6 +256,10 @@ def test_sprt_stops_at_the_first_deal_where_the_llr_crosses_a_bound(tmp_path):
     assert len(result.sprt.samples) == stop and result.sprt.llr == pytest.approx(llr)
     assert len(result.records) == 2 * stop and len(records) == 2 * stop  # one job: no extra
     assert result.sprt.decision == "H1"  # greedy is far stronger than random
+    # the text names the agent the test is of (the second) and the one it is against
+    last = result_text(result).splitlines()[-1]
+    assert last.startswith("sprt elo0=0 elo1=200 (alpha=beta=0.05), g against r: LLR ")
+    assert last.endswith(f"after {stop} deal(s): H1 accepted (elo >= 200)")
 
 
 def test_sprt_needs_exactly_two_agents():

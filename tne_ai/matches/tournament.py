@@ -781,9 +781,11 @@ def result_text(result):
         t = r.sprt
         verdict = {"H1": f"H1 accepted (elo >= {t.elo1:g})",
                    "H0": f"H0 accepted (elo <= {t.elo0:g})", None: "undecided"}[t.decision]
-        lines.append(f"sprt elo0={t.elo0:g} elo1={t.elo1:g} (alpha=beta={t.alpha:g}): LLR "
-                     f"{t.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}] after {len(t.samples)} "
-                     f"deal(s): {verdict}")
+        # the test is of the second agent against the first: the line names both
+        tested = f"{r.standings[1].name} against {r.standings[0].name}"
+        lines.append(f"sprt elo0={t.elo0:g} elo1={t.elo1:g} (alpha=beta={t.alpha:g}), {tested}: "
+                     f"LLR {t.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}] after "
+                     f"{len(t.samples)} deal(s): {verdict}")
     return "\n".join(lines)
 
 
