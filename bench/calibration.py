@@ -20,12 +20,16 @@ replaced by ``--review-iterations``) instead of the default search's.
 ``--records FILE`` reviews recorded games instead (``--games`` of the file after the first
 ``--skip``, one player count), e.g. the self-play generations of ``bench/data/selfplay``.
 
-``--fit DIR`` asks whether a temperature would calibrate the reviews in DIR
-(review_Np.jsonl or .jsonl.gz): per player count, the power ``a`` that minimises the
+``--fit DIR [DIR ...]`` asks whether a temperature would calibrate the reviews in the DIRs
+(review_Np.jsonl or .jsonl.gz, pooled): per player count, the power ``a`` that minimises the
 log-loss of ``sharpen(p, n, a)`` against the results (the mover's odds against the average
 other player, ``p / ((1 - p) / (n - 1))``, raised to ``a``; for 2 players
 ``sigmoid(a * logit(p))``; a grid of 0.50 to 3.00 by 0.01), with ECE and Brier before and
-after.  Nothing is played or written.
+after; for 2 players also the map with a shift, ``sigmoid(a * logit(p) + b)`` (a logistic
+regression of the result on the reported logit, ``fit_logit``).  ``--holdout DIR [DIR ...]``
+applies the maps fitted on the ``--fit`` DIRs to other reviews and gives their ECE before and
+after: a map worth applying must carry to games it was not fitted on.  Nothing is played or
+written.
 
 Both steps resume: the games go to OUT/selfplay_Np.jsonl (`tne tournament --resume`), the
 reviews to OUT/review_Np.jsonl, one reviewed game a line, and a game reviewed before is not
@@ -148,22 +152,81 @@ def log_loss(points, players, power):
     return total / len(points)
 
 
-def fit(directory):
-    found = False
-    for players in (2, 3, 4):
+def pooled_points(directories, players):
+    """Every point of the review_Np files of the directories (those that have one), or None."""
+    points, found = [], False
+    for directory in directories:
         paths = [os.path.join(directory, f"review_{players}p.jsonl{ext}") for ext in ("", ".gz")]
         path = next((p for p in paths if os.path.exists(p)), None)
-        if path is None:
+        if path is not None:
+            found = True
+            points += review_points(path)
+    return points if found else None
+
+
+def shifted(p, a, b):
+    """sigmoid(a * logit(p) + b) (0 and 1 stay)."""
+    import math
+    if p <= 0.0 or p >= 1.0:
+        return p
+    z = a * math.log(p / (1.0 - p)) + b
+    return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+
+def fit_logit(points):
+    """(a, b) of the map sigmoid(a * logit(p) + b) of least log-loss against the results: a
+    logistic regression on the reported logit (Newton's method; results may be fractions,
+    a shared first place).  Points reported as exactly 0 or 1 are left out (the map keeps
+    them)."""
+    import numpy as np
+    inner = [(p, y) for p, y, _ in points if 0.0 < p < 1.0]
+    p = np.array([x for x, _ in inner])
+    y = np.array([r for _, r in inner])
+    x = np.log(p / (1.0 - p))
+    a, b = 1.0, 0.0
+    for _ in range(50):
+        q = 1.0 / (1.0 + np.exp(-(a * x + b)))
+        w = q * (1.0 - q)
+        g = np.array([np.sum((q - y) * x), np.sum(q - y)])
+        h = np.array([[np.sum(w * x * x), np.sum(w * x)], [np.sum(w * x), np.sum(w)]])
+        step = np.linalg.solve(h, g)
+        a, b = a - step[0], b - step[1]
+        if abs(step[0]) + abs(step[1]) < 1e-10:
+            break
+    return float(a), float(b)
+
+
+def fit(directories, holdout=()):
+    """Print the calibration maps of the pooled reviews of directories (and, with holdout,
+    how they carry to those directories' reviews)."""
+    if isinstance(directories, str):
+        directories = [directories]
+    found = False
+    for players in (2, 3, 4):
+        points = pooled_points(directories, players)
+        if points is None:
             continue
         found = True
-        points = review_points(path)
         power = min((i / 100 for i in range(50, 301)), key=lambda a: log_loss(points, players, a))
         _, e0, b0 = calibration(points)
         _, e1, b1 = calibration([(sharpen(p, players, power), y, k) for p, y, k in points])
         print(f"{players} players: {len(points)} positions, power {power:.2f}: "
               f"ECE {e0:.4f} -> {e1:.4f}, Brier {b0:.4f} -> {b1:.4f}")
+        maps = [("power", lambda p, a=power: sharpen(p, players, a))]
+        if players == 2:
+            a, b = fit_logit(points)
+            _, e2, b2 = calibration([(shifted(p, a, b), y, k) for p, y, k in points])
+            print(f"{players} players: shifted map a {a:.3f} b {b:+.3f}: "
+                  f"ECE {e0:.4f} -> {e2:.4f}, Brier {b0:.4f} -> {b2:.4f}")
+            maps.append(("shifted", lambda p, a=a, b=b: shifted(p, a, b)))
+        held = pooled_points(holdout, players) if holdout else None
+        if held:
+            _, h0, _ = calibration(held)
+            after = ", ".join(f"{name} {calibration([(m(p), y, k) for p, y, k in held])[1]:.4f}"
+                              for name, m in maps)
+            print(f"{players} players, held out: {len(held)} positions, ECE {h0:.4f} -> {after}")
     if not found:
-        sys.exit(f"calibration.py: no review_Np.jsonl in {directory}")
+        sys.exit(f"calibration.py: no review_Np.jsonl in {', '.join(directories)}")
 
 
 def main(argv=None):
@@ -184,12 +247,16 @@ def main(argv=None):
                          "--games records of the file after the first --skip")
     ap.add_argument("--skip", type=int, default=0,
                     help="with --records: leave out the first SKIP games of the file")
-    ap.add_argument("--fit", metavar="DIR", default=None,
-                    help="fit a calibration power per player count to the reviews in DIR "
-                         "(nothing is played)")
+    ap.add_argument("--fit", metavar="DIR", nargs="+", default=None,
+                    help="fit calibration maps per player count to the reviews in the DIRs, "
+                         "pooled (nothing is played)")
+    ap.add_argument("--holdout", metavar="DIR", nargs="+", default=(),
+                    help="with --fit: the ECE of these DIRs' reviews under the fitted maps")
     args = ap.parse_args(argv)
     if args.fit is not None:
-        return fit(args.fit)
+        return fit(args.fit, args.holdout)
+    if args.holdout:
+        ap.error("--holdout goes with --fit")
     if not 0 <= args.skip <= 100_000:
         ap.error("--skip 0..100000")
     if not 1 <= args.games <= 1000 or not 1 <= args.jobs <= 64:

@@ -1,6 +1,7 @@
 """bench/calibration.py's measures, on points worked out by hand."""
 import importlib.util
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,36 @@ def test_sharpen_by_hand():
     assert calibration.sharpen(0.5, 3, 2.0) == pytest.approx(2 / 3)
     assert calibration.sharpen(0.25, 4, 1.7) == pytest.approx(0.25)
     assert calibration.sharpen(1.0, 2, 2.0) == 1.0
+
+
+def _write_reviews(directory, points):
+    directory.mkdir()
+    half = len(points) // 2
+    lines = [{"game_id": "a", "points": points[:half]}, {"game_id": "b", "points": points[half:]}]
+    (directory / "review_2p.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+# reported 0.5 (logit 0) won 1 time in 4, reported 0.75 (logit ln 3) won 3 times in 4: two
+# reported values and two parameters, so the least log-loss map hits both rates exactly:
+# sigmoid(b) = 1/4 gives b = -ln 3, sigmoid(a ln 3 - ln 3) = 3/4 gives a = 2
+SHIFTED = [(0.5, 1.0, 0)] + [(0.5, 0.0, 1)] * 3 + [(0.75, 1.0, 0)] * 3 + [(0.75, 0.0, 1)]
+
+
+def test_fit_logit_finds_the_slope_and_shift_by_hand():
+    a, b = calibration.fit_logit(SHIFTED + [(1.0, 1.0, 0), (0.0, 0.0, 1)])   # 0 and 1 left out
+    assert a == pytest.approx(2.0, abs=1e-6) and b == pytest.approx(-math.log(3), abs=1e-6)
+    assert calibration.shifted(0.5, a, b) == pytest.approx(0.25)
+    assert calibration.shifted(1.0, a, b) == 1.0 and calibration.shifted(0.0, a, b) == 0.0
+
+
+def test_fit_pools_directories_and_checks_the_maps_on_held_out_reviews(tmp_path, capsys):
+    # fitted on two directories of the same points; held out on a third: before the map the
+    # bins 0.5-0.6 and 0.7-0.8 are off by 0.25 and 0, ECE (4 * 0.25 + 4 * 0) / 8 = 0.125;
+    # after it every bin's reported chance is its rate, ECE 0
+    for name in ("a", "b", "held"):
+        _write_reviews(tmp_path / name, SHIFTED)
+    calibration.fit([str(tmp_path / "a"), str(tmp_path / "b")], [str(tmp_path / "held")])
+    out = capsys.readouterr().out
+    assert "2 players: 16 positions" in out
+    assert "shifted map a 2.000 b -1.099" in out
+    assert "held out: 8 positions, ECE 0.1250 -> power" in out and "shifted 0.0000" in out
