@@ -199,8 +199,6 @@ def fit_logit(points):
 def fit(directories, holdout=()):
     """Print the calibration maps of the pooled reviews of directories (and, with holdout,
     how they carry to those directories' reviews)."""
-    if isinstance(directories, str):
-        directories = [directories]
     found = False
     for players in (2, 3, 4):
         points = pooled_points(directories, players)
@@ -219,7 +217,7 @@ def fit(directories, holdout=()):
             print(f"{players} players: shifted map a {a:.3f} b {b:+.3f}: "
                   f"ECE {e0:.4f} -> {e2:.4f}, Brier {b0:.4f} -> {b2:.4f}")
             maps.append(("shifted", lambda p, a=a, b=b: shifted(p, a, b)))
-        held = pooled_points(holdout, players) if holdout else None
+        held = pooled_points(holdout, players)
         if held:
             _, h0, _ = calibration(held)
             after = ", ".join(f"{name} {calibration([(m(p), y, k) for p, y, k in held])[1]:.4f}"

@@ -36,7 +36,7 @@ def test_fit_finds_the_power_of_hand_built_reviews(tmp_path, capsys):
     won = [(0.75, 1.0, 0)] * 9 + [(0.75, 0.0, 0)] + [(0.25, 0.0, 1)] * 9 + [(0.25, 1.0, 1)]
     lines = [{"game_id": "a", "points": won[:10]}, {"game_id": "b", "points": won[10:]}]
     (tmp_path / "review_2p.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    calibration.fit(str(tmp_path))
+    calibration.fit([str(tmp_path)])
     assert "power 2.00" in capsys.readouterr().out
 
 
