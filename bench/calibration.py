@@ -26,7 +26,9 @@ log-loss of ``sharpen(p, n, a)`` against the results (the mover's odds against t
 other player, ``p / ((1 - p) / (n - 1))``, raised to ``a``; for 2 players
 ``sigmoid(a * logit(p))``; a grid of 0.50 to 3.00 by 0.01), with ECE and Brier before and
 after; for 2 players also the map with a shift, ``sigmoid(a * logit(p) + b)`` (a logistic
-regression of the result on the reported logit, ``fit_logit``).  ``--holdout DIR [DIR ...]``
+regression of the result on the reported logit, ``fit_logit``).  It also gives the pooled ECE's 95% interval over games (a
+bootstrap: the games resampled with replacement, since a game's positions share one result).
+``--holdout DIR [DIR ...]``
 applies the maps fitted on the ``--fit`` DIRs to other reviews and gives their ECE before and
 after: a map worth applying must carry to games it was not fitted on.  Nothing is played or
 written.
@@ -152,16 +154,42 @@ def log_loss(points, players, power):
     return total / len(points)
 
 
-def pooled_points(directories, players):
-    """Every point of the review_Np files of the directories (those that have one), or None."""
-    points, found = [], False
+def pooled_games(directories, players):
+    """The points of every reviewed game (one list a game) of the review_Np files of the
+    directories (those that have one), or None."""
+    games, found = [], False
     for directory in directories:
         paths = [os.path.join(directory, f"review_{players}p.jsonl{ext}") for ext in ("", ".gz")]
         path = next((p for p in paths if os.path.exists(p)), None)
         if path is not None:
             found = True
-            points += review_points(path)
-    return points if found else None
+            games += [[tuple(x) for x in row["points"]] for row in review_lines(path)]
+    return games if found else None
+
+
+def pooled_points(directories, players):
+    """Every point of the review_Np files of the directories (those that have one), or None."""
+    games = pooled_games(directories, players)
+    return None if games is None else [p for game in games for p in game]
+
+
+def ece_interval(games, draws=1000, seed=1):
+    """The 2.5 and 97.5 percentiles of the ECE over ``draws`` resamples of the games with
+    replacement (a game's positions share its result, so the game is the unit resampled)."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    p = np.array([x[0] for game in games for x in game], dtype=float)
+    y = np.array([x[1] for game in games for x in game], dtype=float)
+    game = np.repeat(np.arange(len(games)), [len(g) for g in games])
+    bins = np.minimum(BINS - 1, (p * BINS).astype(int))
+    eces = []
+    for _ in range(draws):
+        w = np.bincount(rng.integers(0, len(games), len(games)), minlength=len(games))[game]
+        reported = np.bincount(bins, w * p, BINS)
+        result = np.bincount(bins, w * y, BINS)
+        eces.append(np.abs(reported - result).sum() / w.sum())
+    lo, hi = np.percentile(eces, [2.5, 97.5])
+    return float(lo), float(hi)
 
 
 def shifted(p, a, b):
@@ -201,12 +229,16 @@ def fit(directories, holdout=()):
     how they carry to those directories' reviews)."""
     found = False
     for players in (2, 3, 4):
-        points = pooled_points(directories, players)
-        if points is None:
+        games = pooled_games(directories, players)
+        if games is None:
             continue
         found = True
+        points = [p for game in games for p in game]
         power = min((i / 100 for i in range(50, 301)), key=lambda a: log_loss(points, players, a))
         _, e0, b0 = calibration(points)
+        lo, hi = ece_interval(games)
+        print(f"{players} players: {len(games)} games, ECE {e0:.4f}, 95% over games "
+              f"(bootstrap) [{lo:.4f}, {hi:.4f}]")
         _, e1, b1 = calibration([(sharpen(p, players, power), y, k) for p, y, k in points])
         print(f"{players} players: {len(points)} positions, power {power:.2f}: "
               f"ECE {e0:.4f} -> {e1:.4f}, Brier {b0:.4f} -> {b1:.4f}")

@@ -78,3 +78,24 @@ def test_fit_pools_directories_and_checks_the_maps_on_held_out_reviews(tmp_path,
     assert "2 players: 16 positions" in out
     assert "shifted map a 2.000 b -1.099" in out
     assert "held out: 8 positions, ECE 0.1250 -> power" in out and "shifted 0.0000" in out
+
+
+def test_ece_interval_resamples_whole_games_by_hand():
+    # game A: one position reported 0.5 and won; game B: one reported 0.5 and lost. A
+    # resample of two games is AA or BB (probability 1/4 each: ECE 0.5) or AB (1/2: the bin's
+    # mean result 0.5, ECE 0), so the 2.5th percentile is 0 and the 97.5th 0.5
+    games = [[(0.5, 1.0, 0)], [(0.5, 0.0, 1)]]
+    assert calibration.ece_interval(games, draws=400, seed=3) == pytest.approx((0.0, 0.5))
+    # one game: every resample is that game (reported 0.25 twice, won twice: ECE 0.75)
+    assert calibration.ece_interval([[(0.25, 1.0, 0), (0.25, 1.0, 1)]]) == pytest.approx(
+        (0.75, 0.75))
+
+
+def test_fit_gives_the_pooled_ece_interval_over_games(tmp_path, capsys):
+    # the two games of SHIFTED, as _write_reviews splits them: the first four positions
+    # (reported 0.5, won 1 of 4) and the last four (0.75, won 3 of 4); resampled, AA gives
+    # ECE 0.25, BB 0, AB 0.125, so the interval runs from 0 to 0.25
+    _write_reviews(tmp_path / "a", SHIFTED)
+    calibration.fit([str(tmp_path / "a")])
+    assert "2 players: 2 games, ECE 0.1250, 95% over games (bootstrap) [0.0000, 0.2500]" in (
+        capsys.readouterr().out)
