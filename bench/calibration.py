@@ -26,12 +26,11 @@ log-loss of ``sharpen(p, n, a)`` against the results (the mover's odds against t
 other player, ``p / ((1 - p) / (n - 1))``, raised to ``a``; for 2 players
 ``sigmoid(a * logit(p))``; a grid of 0.50 to 3.00 by 0.01), with ECE and Brier before and
 after; for 2 players also the map with a shift, ``sigmoid(a * logit(p) + b)`` (a logistic
-regression of the result on the reported logit, ``fit_logit``).  It also gives the pooled ECE's 95% interval over games (a
-bootstrap: the games resampled with replacement, since a game's positions share one result).
-``--holdout DIR [DIR ...]``
-applies the maps fitted on the ``--fit`` DIRs to other reviews and gives their ECE before and
-after: a map worth applying must carry to games it was not fitted on.  Nothing is played or
-written.
+regression of the result on the reported logit, ``fit_logit``).  It also gives the pooled
+ECE's 95% interval over games (a bootstrap: the games resampled with replacement, since a
+game's positions share one result).  ``--holdout DIR [DIR ...]`` applies the maps fitted
+on the ``--fit`` DIRs to other reviews and gives their ECE before and after: a map worth
+applying must carry to games it was not fitted on.  Nothing is played or written.
 
 Both steps resume: the games go to OUT/selfplay_Np.jsonl (`tne tournament --resume`), the
 reviews to OUT/review_Np.jsonl, one reviewed game a line, and a game reviewed before is not
@@ -139,10 +138,10 @@ def sharpen(p, players, power):
     return odds / (odds + players - 1)
 
 
-def review_points(path):
-    """Every (reported chance, result, player) of a review file, every line counted (files of
-    several runs may be concatenated to pool them)."""
-    return [tuple(x) for row in review_lines(path) for x in row["points"]]
+def review_games(path):
+    """The (reported chance, result, player) points of a review file, one list a reviewed game,
+    every line counted (files of several runs may be concatenated to pool them)."""
+    return [[tuple(x) for x in row["points"]] for row in review_lines(path)]
 
 
 def log_loss(points, players, power):
@@ -163,7 +162,7 @@ def pooled_games(directories, players):
         path = next((p for p in paths if os.path.exists(p)), None)
         if path is not None:
             found = True
-            games += [[tuple(x) for x in row["points"]] for row in review_lines(path)]
+            games += review_games(path)
     return games if found else None
 
 
