@@ -51,7 +51,8 @@ def test_the_walk_reaches_the_rule_kernels():
                  "tne_ai.core.rules.apply.end_turn", "tne_ai.core.rules.kingdoms.kingdoms_around",
                  "tne_ai.core.rules.kingdoms.touch_counts_of", "tne_ai.core.rules.movegen.action_moves",
                  "tne_ai.core.rules.kingdoms.twos_with_leader_lifted",
-                 "tne_ai.search.determinize.pack_tiles", "tne_ai.core.state.hand", "tne_ai.core.bits.flood"):
+                 "tne_ai.search.determinize.pack_tiles", "tne_ai.search.determinize.determinize_belief",
+                 "tne_ai.core.state.hand", "tne_ai.core.bits.flood"):
         assert want in names
 
 

@@ -45,7 +45,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
               "rollout": "-1", "leader": "0.5", "eval": "basic", "prior": "none", "widen": "2",
               "wexp": "0.6", "settle": "1", "weights": "w.npz", "margin": "0.05", "reuse": "0",
               "endings": "0", "open_losing": "0.03", "norm": "1", "net": "v.npz",
-              "policy": "p.npz"}
+              "policy": "p.npz", "belief": "1"}
     # the agent spec takes every option of the config (these by their older names, plus the
     # tree's capacity and batch)
     assert {C.canonical(k) for k in values} | {"capacity", "batch"} == set(_OPTIONS["mcts"])
@@ -57,7 +57,7 @@ def test_every_option_the_mcts_agent_spec_takes_is_accepted():
                                leader=0.5, evaluation="basic", prior="none", widen=2.0,
                                widen_exp=0.6, settle=True, weights="w.npz",
                                commit_margin=0.05, reuse=False, endings=False, open_losing=0.03,
-                               norm=True, net="v.npz", policy="p.npz")
+                               norm=True, net="v.npz", policy="p.npz", belief=True)
     assert SearchConfig.from_spec(cfg.to_spec()) == cfg
     assert SearchConfig.from_spec("mcts") == SearchConfig() == SearchConfig.from_spec("mcts:")
     assert SearchConfig().to_spec() == "mcts:"

@@ -127,6 +127,9 @@ _ROWS = (
                "exact endings: when the game can end within the mover's own actions, score "
                "the turn to its end over sampled worlds instead of growing the tree "
                "(search/ending.py)"),
+    OptionInfo("belief", "bool", False, None, None, False,
+               "deal the other hands of each sampled world by the hand belief's colour "
+               "odds (search/determinize.py) instead of uniformly"),
     OptionInfo("rollout", "int", DEFAULT_ROLLOUT, -1, L.MAX_PLIES, False,
                "random moves before the evaluation (-1: to the game's end, 0: evaluate at once)",
                ("rollout_depth",)),
@@ -268,6 +271,7 @@ class SearchConfig:
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None
     endings: bool = True
+    belief: bool = False
     rollout: int = DEFAULT_ROLLOUT
     leader: Optional[float] = None
     threads: int = 1

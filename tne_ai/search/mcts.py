@@ -23,7 +23,7 @@ from tne_ai.core.rules.movegen import legal_moves
 from tne_ai.core.rules.playout import random_game
 from tne_ai.core.rules.rng import below, make_rng
 from tne_ai.search.config import DEFAULT_ROLLOUT, EVALUATION_DEFAULTS  # noqa: F401 (DEFAULT_ROLLOUT re-exported)
-from tne_ai.search.determinize import determinize
+from tne_ai.search.determinize import determinize, determinize_belief
 from tne_ai.search.evaluate import evaluate, evaluate_model, settle
 from tne_ai.search.policy import pick_scored
 from tne_ai.search.priors import commit_context, defender_hidden, pick_commit, pick_untried
@@ -41,7 +41,8 @@ CFG_C = 3          # the UCB exploration constant
 CFG_ROLLOUT = 4    # random moves before the evaluation (negative: to the end)
 CFG_OPEN_LOSING = 5  # > 0: a node whose opened children all have a mean below this opens more
 CFG_NORM = 6       # 1: UCB on the children's means scaled to [0, 1] between their least and best
-CFG_SIZE = 7
+CFG_BELIEF = 7     # 1: the other hands dealt by the hand belief (determinize_belief)
+CFG_SIZE = 8
 RESCUE_TIE = 1e-3    # a rescue's kind order: fewest children open, then this times the weight
 
 
@@ -83,7 +84,10 @@ def run_iterations(root, viewer, iterations, cfg, eval_params, model_w, prior_w,
         root_lstamp = _stamp_moves(root_moves, root_n, root_legal, stamps)
     rollout_depth = np.int64(cfg[CFG_ROLLOUT])
     for _ in range(iterations):
-        determinize(root, viewer, rng, st)
+        if cfg[CFG_BELIEF] == 1.0:
+            determinize_belief(root, viewer, rng, st)
+        else:
+            determinize(root, viewer, rng, st)
         node = depth = 0
         while st[S.PHASE] != S.PH_OVER and depth < MAX_DEPTH - 1:
             # children legal by hand (``_hand_allows``); moves listed only where one may open

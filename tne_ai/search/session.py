@@ -40,7 +40,7 @@ from tne_ai.search.config import SearchConfig, canonical
 from tne_ai.search.evaluate import EVAL_DEFAULT, W_LEADER, model_prior, model_weights
 from tne_ai.search.policy import policy_of_file, policy_scratch, score_root
 from tne_ai.search.value import net_of_file, value_scratch
-from tne_ai.search.mcts import (CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT,
+from tne_ai.search.mcts import (CFG_BELIEF, CFG_C, CFG_EVEN_ROOT, CFG_NORM, CFG_OPEN_LOSING, CFG_ROLLOUT,
                                 CFG_SIZE, CFG_WIDEN_A, CFG_WIDEN_C, commit_outcomes,
                                 reusable_node, run_iterations, smallest_commit, thread_seed)
 from tne_ai.search.tree import Scratch, Tree, copy_subtree
@@ -255,6 +255,7 @@ class Search:
         self._cfg[CFG_ROLLOUT] = cfg.rollout
         self._cfg[CFG_OPEN_LOSING] = cfg.open_losing
         self._cfg[CFG_NORM] = 1.0 if cfg.norm else 0.0
+        self._cfg[CFG_BELIEF] = 1.0 if cfg.belief else 0.0
         self._eval = EVAL_DEFAULT.copy()
         self._eval[W_LEADER] = cfg.leader
         self._stop = threading.Event()
