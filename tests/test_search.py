@@ -1,5 +1,9 @@
 """ISMCTS: determinization never peeks, the search answers legal moves everywhere and is
 reproducible for a seed, an iteration budget and a thread count."""
+import json
+import math
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -9,7 +13,7 @@ from tne_ai.core.rules.apply import apply_action
 from tne_ai.core.rules.movegen import legal_moves
 from tne_ai.core.rules.rng import below, make_rng
 from tne_ai.position import Position
-from tne_ai.search.determinize import determinize
+from tne_ai.search.determinize import determinize, determinize_belief
 from tne_ai.search.session import search
 
 MOVES = np.empty(S.MAX_MOVES, dtype=np.int64)
@@ -222,10 +226,6 @@ def test_the_hand_belief_deals_a_hidden_tile_by_its_colour_odds():
     0, 5/6, 0); the unseen pool is what neither the board, the out-of-game pile nor player
     1's hand (red 2, blue 1, green 3) holds.  20,000 deals: every colour's share within four
     standard errors of its chance."""
-    import json
-    import math
-    from pathlib import Path
-    from tne_ai.search.determinize import determinize_belief
     d = json.loads((Path(__file__).parent.parent / "examples" / "midgame.json").read_text())
     d["hands"][0] = None
     d["hand_sizes"] = [1, 6]

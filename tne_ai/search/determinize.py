@@ -58,6 +58,21 @@ def pack_tiles(tiles, start, count):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _shuffled_pool(tiles, n0, n1, n2, n3, rng):
+    """Lay n0 red, n1 blue, n2 green and n3 black tiles (one byte a tile) into tiles from 0,
+    shuffle them (Fisher-Yates) and return how many there are."""
+    total = 0
+    for c, n in ((0, n0), (1, n1), (2, n2), (3, n3)):
+        for _ in range(n):
+            tiles[total] = c
+            total += 1
+    for i in range(total - 1, 0, -1):
+        j = below(rng, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return total
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _finish(st, out, tiles, i, n, dealt, viewer, n_players):
     """Copy st into out with the dealt hands (4 bits per player and colour in dealt) and
     the bag tiles[i:i + n] (in that order)."""
@@ -102,14 +117,8 @@ def determinize(st, viewer, rng, out):
     hidden = st[S.HIDDEN_DISCARDS]
     # out is scratch until its copy of st below: the unseen pool, one byte a tile, shuffled
     tiles = out.view(np.uint8)
-    total = 0
-    for c in range(4):
-        for _ in range(unseen_of(st, bb, viewer, c)):
-            tiles[total] = c
-            total += 1
-    for i in range(total - 1, 0, -1):
-        j = below(rng, i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
+    total = _shuffled_pool(tiles, unseen_of(st, bb, viewer, 0), unseen_of(st, bb, viewer, 1),
+                           unseen_of(st, bb, viewer, 2), unseen_of(st, bb, viewer, 3), rng)
     # deal: the other hands in player order (counts kept 4 bits each, slot 4 * p + c), then
     # the hidden discards (gone); the rest, in that order, is the bag
     dealt = 0
@@ -162,12 +171,5 @@ def determinize_belief(st, viewer, rng, out):
                     c -= 1
             out[base + c] -= 1
             dealt += 1 << (4 * (4 * p + c))
-    total = 0
-    for c in range(4):
-        for _ in range(out[base + c]):
-            tiles[total] = c
-            total += 1
-    for i in range(total - 1, 0, -1):
-        j = below(rng, i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
+    total = _shuffled_pool(tiles, out[base], out[base + 1], out[base + 2], out[base + 3], rng)
     _finish(st, out, tiles, hidden, total - hidden, dealt, viewer, n_players)
