@@ -83,6 +83,17 @@ def endgame(viewer, hand_sizes=None, **kwargs):
     return Position.from_json(seen_by(d, viewer, hand_sizes))
 
 
+def short_bag(viewer, bag, hand_sizes=None, **kwargs):
+    """A position seen by `viewer` whose bag holds exactly the tiles of `bag` (a letter string):
+    every tile not on the board, in a monument, in a hand or in the bag is out of the game, and
+    no discard is hidden, so the viewer knows the bag's size (SPEC 9) though not its tiles.
+    Whether this turn's refill comes up short, and so ends the game (SPEC 3), is then known."""
+    d = position(bag=bag, **kwargs)
+    used = _used(d)
+    d["out_of_game"] = {c: TOTALS[c] - used[c] + d["out_of_game"][c] for c in COLOURS}
+    return Position.from_json(seen_by(d, viewer, hand_sizes))
+
+
 def play_out(p, moves):
     """A copy of p with every hand open (in an endgame the unknown hand was dealt the whole
     unseen pool, so it is the true one) after `moves`: checks that a line ends as reasoned."""
@@ -285,19 +296,44 @@ def test_war_defender_commits_the_smallest_winning_number():
 
 
 def test_war_defender_tie_is_enough():
-    """P0 placed green H5 and committed 0: 2.  P1 1 + 1 = 2, a tie: the defender wins.
-    Best: commit 1."""
-    p = midgame(1, hand_sizes=[5, 6], tiles={**W_TILES, "H5": "g"}, leaders=W_LEADERS,
-                hands=["rbggkk", "kkkrbg"], pending=war("H5", "black", 0, 1, commit=0))
+    """P0 placed green H5 in his last action and committed 0: 2.  P1 1 + 1 = 2, a tie: the
+    defender wins, keeps his king and takes E5, F5 off the board: P1 +3 black.
+    Committed tiles come back as draws: every player refills to six at the end of the turn
+    (SPEC 3), so in mid-game a commit beyond the need trades tiles for draws, a worth no rule
+    fixes.  Here the bag fixes it: it holds 2 tiles, P0 (5 in hand) draws 1, so P1 can draw 1.
+    Commit 2 or 3 makes his refill come up short and the game ends with this turn (SPEC 3):
+    P0 (5,5,5,5) beats P1 (4,5,5,5) (P1 before the war: red 4, blue 5, green 5, black 2).
+    Commit 1: the game goes on and P1 plays next: red on H4 and green on J4 score for his
+    king, the only leader of the kingdom (SPEC 3): (5,5,5,6) beats (5,5,5,5), and his own
+    refill ends the game.  Commit 0 loses the war and the king.  Best: commit 1."""
+    p = short_bag(1, "rb", hand_sizes=[5, 6], tiles={**W_TILES, "H5": "g"},
+                  leaders=W_LEADERS, hands=["rbggk", "kkkrbg"], actions_left=1,
+                  scores=[scores(5, 5, 5, 5), scores(4, 5, 5, 2)],
+                  pending=war("H5", "black", 0, 1, commit=0))
+    assert ranking_after(p, ["commit 2"]) == [1, 2]
+    assert ranking_after(p, ["commit 3"]) == [1, 2]
+    assert not play_out(p, ["commit 1"]).is_over()
+    assert ranking_after(p, ["commit 1", "tile red H4", "tile green J4"]) == [2, 1]
     check(p, {"commit 1"})
 
 
 def test_war_defender_hopeless_commits_zero():
-    """P0 placed green H5 and committed 3 black: 5.  P1 1 + at most 2 black = 3 < 5: the war is
-    lost whatever he commits; committed tiles leave the game and score nothing.  Best: commit 0."""
-    p = midgame(1, hand_sizes=[2, 6], tiles={**W_TILES, "H5": "g"}, leaders=W_LEADERS,
-                hands=["rbggkk", "kkrrbg"], out_of_game={"black": 3},
-                pending=war("H5", "black", 0, 1, commit=3))
+    """P0 placed green H5 in his last action and committed 3 black: 5.  P1 1 + at most 2 black
+    = 3 < 5: the war is lost whatever he commits (his king and J5 go: P0 +2 black).
+    In mid-game the tiles he commits would come back as draws (every player refills to six,
+    SPEC 3); here the bag holds 4 tiles, exactly P0's refill (2 in hand), so any commit makes
+    P1's refill come up short and the game ends with this turn: P0 (5,5,5,5) beats P1
+    (4,5,5,5).  Commit 0: the game goes on and P1 plays next: two green tiles next to his
+    trader on K10 (J10, L10) make him (5,5,5,6), and his own refill ends the game.
+    Best: commit 0."""
+    p = short_bag(1, "rrbg", hand_sizes=[2, 6], tiles={**W_TILES, "H5": "g"},
+                  leaders=W_LEADERS + [(1, "green", "K10")], hands=["rb", "kkggrb"],
+                  actions_left=1, scores=[scores(5, 5, 5, 3), scores(5, 5, 4, 5)],
+                  pending=war("H5", "black", 0, 1, commit=3))
+    assert ranking_after(p, ["commit 1"]) == [1, 2]
+    assert ranking_after(p, ["commit 2"]) == [1, 2]
+    assert not play_out(p, ["commit 0"]).is_over()
+    assert ranking_after(p, ["commit 0", "tile green J10", "tile green L10"]) == [2, 1]
     check(p, {"commit 0"})
 
 
@@ -475,14 +511,11 @@ def test_swap_ends_the_game_while_ahead():
     ends at the end of this turn and P0 wins (SPEC 3).  A tile, or a swap of one, draws exactly
     the last tile (that ends nothing) and P1, with all four leaders in the kingdom of I7 and a
     full hand, plays on.  Best: any swap of 2 to 6 tiles."""
-    d = position(tiles={"I6": "r"},
-                 leaders=[(1, "red", "H7"), (1, "blue", "J7"), (1, "green", "I8"),
-                          (1, "black", "H6")],
-                 hands=["rrbgkk", "rbbggk"], bag="k", actions_left=1,
-                 scores=[scores(5, 5, 5, 5), scores(4, 5, 5, 5)])
-    used = _used(d)
-    d["out_of_game"] = {c: TOTALS[c] - used[c] for c in COLOURS}
-    p = Position.from_json(seen_by(d, 0))
+    p = short_bag(0, "k", tiles={"I6": "r"},
+                  leaders=[(1, "red", "H7"), (1, "blue", "J7"), (1, "green", "I8"),
+                           (1, "black", "H6")],
+                  hands=["rrbgkk", "rbbggk"], actions_left=1,
+                  scores=[scores(5, 5, 5, 5), scores(4, 5, 5, 5)])
     hand = "rrbgkk"
     swaps = {"swap " + "".join(sorted(combo, key="rbgk".index))
              for k in range(2, 7) for combo in itertools.combinations(hand, k)}
