@@ -525,15 +525,19 @@ def test_swap_ends_the_game_while_ahead():
 
 
 def test_tile_scores_the_lowest_colour():
-    """Mid-game, P0's last action.  P0's four leaders stand around temple I7 (priest H7,
+    """Endgame, P0's last action: any tile he places makes his refill come up short and ends
+    the game with this turn (SPEC 3).  P0's four leaders stand around temple I7 (priest H7,
     farmer J7, trader I6, king I8): a tile next to that kingdom scores its colour for P0.
-    His lowest colour is red (2; others 4): a red tile there raises his final score; any other
-    colour, a swap or a pass does not.  Land next to the kingdom: G7, H6, H8, K7, J6, J8, I5.
-    Best: a red tile on one of them."""
-    p = midgame(0, leaders=[(0, "red", "H7"), (0, "blue", "J7"), (0, "green", "I6"),
+    His lowest colour is red (2; others 4), P1 has (3,3,3,3): a red tile makes P0 (3,4,4,4), the
+    winner; any other colour leaves his lowest at 2 and loses.  (In mid-game no rule makes red
+    the best: every colour of his will grow before the end.)  Land next to the kingdom: G7,
+    H6, H8, K7, J6, J8, I5.  Best: a red tile on one of them."""
+    p = endgame(0, leaders=[(0, "red", "H7"), (0, "blue", "J7"), (0, "green", "I6"),
                             (0, "black", "I8")],
                 hands=["rrbggk", "rbbggk"], actions_left=1,
                 scores=[scores(2, 4, 4, 4), scores(3, 3, 3, 3)])
+    assert ranking_after(p, ["tile red H6"]) == [1, 2]
+    assert ranking_after(p, ["tile green H8"]) == [2, 1]
     check(p, {f"tile red {sq}" for sq in ("G7", "H6", "H8", "K7", "J6", "J8", "I5")})
 
 
