@@ -91,11 +91,11 @@ class OptionInfo(NamedTuple):
 
 _EVAL_OWN = " (default: the evaluation's own, EVALUATION_DEFAULTS)"
 _ROWS = (
-    OptionInfo("evaluation", "choice", "model", None, None, False,
+    OptionInfo("evaluation", "choice", "net", None, None, False,
                "leaf evaluation: the fitted linear model, the value network (net) or the "
                "hand-set basic one",
                ("eval",), ("model", "net", "basic")),
-    OptionInfo("prior", "choice", "kinds", None, None, False,
+    OptionInfo("prior", "choice", "policy", None, None, False,
                "move priors for progressive widening: the move policy, move-kind scores or "
                "none", (), ("policy", "kinds", "none")),
     OptionInfo("c", "float", None, 0.0, L.MAX_EXPLORATION, True,
@@ -127,7 +127,7 @@ _ROWS = (
                "exact endings: when the game can end within the mover's own actions, score "
                "the turn to its end over sampled worlds instead of growing the tree "
                "(search/ending.py)"),
-    OptionInfo("belief", "bool", False, None, None, False,
+    OptionInfo("belief", "bool", True, None, None, False,
                "deal the other hands of each sampled world by the hand belief's colour "
                "odds (search/determinize.py) instead of uniformly"),
     OptionInfo("rollout", "int", DEFAULT_ROLLOUT, -1, L.MAX_PLIES, False,
@@ -260,8 +260,8 @@ class SearchConfig:
     Frozen: change options with ``replace(**kw)``, which checks them.  Budgets
     (``iterations``, ``time``) and ``seed`` are the defaults of a per-move search (the agent
     spec's); an explicit budget given to ``search()``/``Search.run`` wins."""
-    evaluation: str = "model"
-    prior: str = "kinds"
+    evaluation: str = "net"
+    prior: str = "policy"
     c: Optional[float] = None
     widen: Optional[float] = None
     widen_exp: Optional[float] = None
@@ -271,7 +271,7 @@ class SearchConfig:
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None
     endings: bool = True
-    belief: bool = False
+    belief: bool = True
     rollout: int = DEFAULT_ROLLOUT
     leader: Optional[float] = None
     threads: int = 1
