@@ -50,9 +50,12 @@ def test_a_cold_bestmove_compiles_the_search_once_and_a_second_run_nothing(tmp_p
     err = bestmove("--iterations", "200", str(ROOT / "examples" / "start.json"))
     assert err.splitlines()[-1].startswith("tne: kernels compiled in ")
     first = cached()
+    # the default search's: the value network, the move policy at the root (the kinds below
+    # it), the hand belief's deal
     for kernel in ("movegen.legal_moves", "apply.apply_action", "priors.pick_untried",
-                   "priors.pick_commit", "evaluate.evaluate_model", "evaluate.evaluate",
-                   "endgame.ending_applies", "determinize.determinize", "mcts.run_iterations"):
+                   "priors.pick_commit", "policy.pick_scored", "value.evaluate_net",
+                   "evaluate.evaluate", "endgame.ending_applies", "determinize.determinize",
+                   "determinize.determinize_belief", "mcts.run_iterations"):
         versions = [n for n in first if n.startswith(kernel + "-") and n.endswith(".nbc")]
         assert len(versions) == 1, kernel
     names = {n.split("-")[0] for n in first}

@@ -136,11 +136,12 @@ def _rules():
 def _priors():
     """The search's kernels that call no rules kernel, but its evaluation: the priors (the
     order a node opens its moves in), the hand-set evaluation, the exact endings' check, the
-    determinization; typed as ``mcts.run_iterations`` calls them (the arrays of a Scratch
-    and a Tree, the config's weights)."""
+    determinization (and the hand belief's deal when the default search deals by it); typed
+    as ``mcts.run_iterations`` calls them (the arrays of a Scratch and a Tree, the config's
+    weights)."""
     from tne_ai.core.rules.rng import make_rng
     from tne_ai.search.config import SearchConfig
-    from tne_ai.search.determinize import determinize
+    from tne_ai.search.determinize import determinize, determinize_belief
     from tne_ai.search.endgame import ending_applies
     from tne_ai.search.evaluate import EVAL_DEFAULT, evaluate, model_prior
     from tne_ai.search.priors import pick_commit, pick_untried
@@ -149,6 +150,8 @@ def _priors():
     st, i64 = sc.st, np.int64(0)
     _compile(ending_applies, st)
     _compile(determinize, st, i64, rng, _state())
+    if SearchConfig().belief:
+        _compile(determinize_belief, st, i64, rng, _state())
     _compile(evaluate, st, EVAL_DEFAULT.copy(), sc.reward)
     prior_kind = SearchConfig().prior
     if prior_kind in ("kinds", "policy"):
@@ -168,12 +171,19 @@ def _priors():
 
 
 def _evaluation():
-    """The fitted evaluation (its features), typed as ``mcts.run_iterations`` calls it."""
+    """The default search's leaf evaluation (with its features), typed as
+    ``mcts.run_iterations`` calls it: the value network (``evaluation=net``: its arrays and
+    a thread's scratch) or the fitted linear one (``evaluation=model``)."""
     from tne_ai.search.config import SearchConfig
     from tne_ai.search.evaluate import evaluate_model, model_weights
     from tne_ai.search.tree import Scratch
     sc = Scratch()
-    if SearchConfig().evaluation == "model":
+    kind = SearchConfig().evaluation
+    if kind == "net":
+        from tne_ai.search.value import evaluate_net, shipped_net, value_scratch
+        net = shipped_net()
+        _compile(evaluate_net, sc.st, net, value_scratch(net), sc.kmask, sc.feats, sc.reward)
+    elif kind == "model":
         _compile(evaluate_model, sc.st, model_weights(), sc.kmask, sc.feats, sc.reward)
 
 
