@@ -708,12 +708,14 @@ def search(st: PositionOrState, iterations: Optional[int] = None,
     inherited; a forced move is answered unsearched, with 0 iterations).
 
     The options are those of ``config`` (a ``SearchConfig``; default ``SearchConfig()``),
-    each keyword given (not None) replacing its option: ``evaluation``: "model" (the fitted
-    evaluation, ``weights`` or the shipped ones) or "basic" (the hand-set one of the frozen
-    baseline).  ``prior``: "kinds" (the move-kind scores of ``priors``) or "none".
+    each keyword given (not None) replacing its option: ``evaluation``: "net" (the value
+    network of search/value.py, the default), "model" (the fitted linear evaluation,
+    ``weights`` or the shipped ones) or "basic" (the hand-set one of the frozen baseline).
+    ``prior``: "policy" (the move policy of search/policy.py at the root, the move-kind
+    scores below it; the default), "kinds" (the move-kind scores of ``priors``) or "none".
     ``widen``, ``widen_exp``: progressive widening (0 turns it off: untried moves open at
     random).  ``settle_leaves``: settle pending decisions before scoring a leaf (default:
-    with the model).  Unset options take ``EVALUATION_DEFAULTS`` for the evaluation chosen,
+    with the net and the model).  Unset options take ``EVALUATION_DEFAULTS`` for the evaluation chosen,
     (and ``COUNT_DEFAULTS`` for the position's player count), so ``evaluation="basic",
     prior="none", widen=0`` is the search as it was before the
     fitted evaluation (the frozen baseline).  ``weights`` and ``prior_w`` may be arrays
