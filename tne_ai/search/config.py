@@ -9,7 +9,7 @@ from ``tne_ai/limits.py``.  A bad name or value raises ``SearchConfigError`` (a 
 with one line naming the option, the value and the bound.
 
 The options whose best value depends on the evaluation (``c``, ``widen``, ``widen_exp``,
-``settle``, ``commit_margin``, ``reuse``, ``open_losing``) default to None, "the
+``settle``, ``commit_margin``, ``reuse``, ``open_losing``, ``norm``, ``belief``) default to None, "the
 evaluation's own", and ``resolved()`` fills them in from ``EVALUATION_DEFAULTS``, the one
 table of those defaults.
 
@@ -40,14 +40,14 @@ from tne_ai.errors import TneError
 OptionValue = Union[int, float, bool, str, None]
 
 # per evaluation: the exploration constant, widening, leaf settling, the commit margin, tree
-# reuse, no unopened winner and normalised UCB used unless given.  The basic evaluation's are
-# the frozen baseline's (no widening, no settling, no commit rule, no reuse, no rescue of
-# losing nodes, plain UCB).
+# reuse, no unopened winner, normalised UCB and the hand belief used unless given.  The basic
+# evaluation's are the frozen baseline's (no widening, no settling, no commit rule, no reuse,
+# no rescue of losing nodes, plain UCB, the other hands dealt uniformly).
 EVALUATION_DEFAULTS: Dict[str, Dict[str, OptionValue]] = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
-              "reuse": False, "open_losing": 0.0, "norm": False},
+              "reuse": False, "open_losing": 0.0, "norm": False, "belief": False},
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True, "open_losing": 0.02, "norm": True},
+              "reuse": True, "open_losing": 0.02, "norm": True, "belief": True},
 }
 # the value network (search/value.py) takes the fitted model's settings
 EVALUATION_DEFAULTS["net"] = dict(EVALUATION_DEFAULTS["model"])
@@ -127,9 +127,9 @@ _ROWS = (
                "exact endings: when the game can end within the mover's own actions, score "
                "the turn to its end over sampled worlds instead of growing the tree "
                "(search/ending.py)"),
-    OptionInfo("belief", "bool", True, None, None, False,
+    OptionInfo("belief", "bool", None, None, None, False,
                "deal the other hands of each sampled world by the hand belief's colour "
-               "odds (search/determinize.py) instead of uniformly"),
+               "odds (search/determinize.py) instead of uniformly" + _EVAL_OWN),
     OptionInfo("rollout", "int", DEFAULT_ROLLOUT, -1, L.MAX_PLIES, False,
                "random moves before the evaluation (-1: to the game's end, 0: evaluate at once)",
                ("rollout_depth",)),
@@ -271,7 +271,7 @@ class SearchConfig:
     commit_margin: Optional[float] = None
     reuse: Optional[bool] = None
     endings: bool = True
-    belief: bool = True
+    belief: Optional[bool] = None
     rollout: int = DEFAULT_ROLLOUT
     leader: Optional[float] = None
     threads: int = 1

@@ -150,7 +150,7 @@ def _priors():
     st, i64 = sc.st, np.int64(0)
     _compile(ending_applies, st)
     _compile(determinize, st, i64, rng, _state())
-    if SearchConfig().belief:
+    if SearchConfig().resolved().belief:
         _compile(determinize_belief, st, i64, rng, _state())
     _compile(evaluate, st, EVAL_DEFAULT.copy(), sc.reward)
     prior_kind = SearchConfig().prior
