@@ -181,12 +181,17 @@ def test_the_search_options_reach_every_searched_move(tmp_path):
     analysis = json.loads(out.read_text())["meta"]["analysis"]
     assert analysis["search"] == "mcts:evaluation=basic,threads=2,iterations=400"
     assert [r.get("iterations") for r in analysis["moves"]] == [400, 400, None, None]
-    # the basic evaluation reads no evaluation weights, but the default prior (the move
-    # kinds) reads the shipped weights file's kind scores: it is listed
+    # the basic evaluation reads no evaluation weights, but the default prior reads the shipped
+    # move policy (the root) and the shipped weights file's kind scores (the nodes below it)
     import hashlib
     from tne_ai.search.evaluate import WEIGHTS_FILE
+    from tne_ai.search.policy import POLICY_FILE
+    from tne_ai.search.value import NET_FILE
+
+    def sha(path):
+        return hashlib.sha256(open(path, "rb").read()).hexdigest()
     assert analysis["provenance"]["weights_sha256"] == {
-        "shipped": hashlib.sha256(open(WEIGHTS_FILE, "rb").read()).hexdigest()}
+        "shipped": sha(WEIGHTS_FILE), "shipped move policy": sha(POLICY_FILE)}
     # without a prior it reads no file: none is listed
     bare = tne("analyse", RECORD, "--search", "mcts:eval=basic,prior=none", "--iterations", 50,
                "-o", tmp_path / "bare.json")
@@ -198,8 +203,10 @@ def test_the_search_options_reach_every_searched_move(tmp_path):
                  50, "-o", tmp_path / "w.json")
     assert result.returncode == 0, result.stderr
     listed = json.loads((tmp_path / "w.json").read_text())["meta"]["analysis"]["provenance"]
-    assert listed["weights_sha256"] == {
-        str(WEIGHTS_FILE): hashlib.sha256(open(WEIGHTS_FILE, "rb").read()).hexdigest()}
+    # (with the default search's value network and move policy)
+    assert listed["weights_sha256"] == {str(WEIGHTS_FILE): sha(WEIGHTS_FILE),
+                                        "shipped value network": sha(NET_FILE),
+                                        "shipped move policy": sha(POLICY_FILE)}
     # the same budget given inside the spec is the same review
     again = tne("analyse", RECORD, "--search", "mcts:threads=2,eval=basic,iterations=400",
                 "-o", tmp_path / "again.json")

@@ -52,22 +52,28 @@ def test_records_and_reviews_carry_provenance(tmp_path):
     import json
     from tne_ai.matches.review import annotate
     from tne_ai.matches.tournament import read_records, run_tournament
+    from tne_ai.search.policy import POLICY_FILE
+    from tne_ai.search.value import NET_FILE
     shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
+    net = hashlib.sha256(Path(NET_FILE).read_bytes()).hexdigest()
+    policy = hashlib.sha256(Path(POLICY_FILE).read_bytes()).hexdigest()
     out = tmp_path / "games.jsonl"
     run_tournament({"r": "random", "m": "mcts:iterations=8", "b": "mcts:iterations=8,eval=basic"},
                    tables=[("r", "m"), ("r", "b")], games=1, seed=3, out=out, max_moves=4)
     records = {tuple(a["name"] for a in rec["meta"]["agents"]): rec for _, rec in read_records(out)}
-    # the fitted evaluation's agent searched with the shipped weights; the basic evaluation's
-    # reads them too, for the move kinds' prior (the default prior); random reads none
-    assert records[("r", "m")]["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
-    assert records[("r", "b")]["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
+    # the default agent searched with the shipped value network, the shipped move policy (its
+    # prior at the root) and the shipped weights (the move kinds' prior below the root); the
+    # basic evaluation's reads the same prior's two files; random reads none
+    every = {"shipped": shipped, "shipped value network": net, "shipped move policy": policy}
+    prior = {"shipped": shipped, "shipped move policy": policy}
+    assert records[("r", "m")]["meta"]["provenance"]["weights_sha256"] == every
+    assert records[("r", "b")]["meta"]["provenance"]["weights_sha256"] == prior
     for rec in records.values():
         assert rec["meta"]["provenance"]["tne_ai"] == __version__
         assert rec["meta"]["provenance"]["commit"] == git_commit()
     reviewed = annotate(records[("r", "m")], [], {"iterations": 10})
     made_by = reviewed["meta"]["analysis"]["provenance"]
-    assert made_by == {"tne_ai": __version__, "commit": git_commit(),
-                       "weights_sha256": {"shipped": shipped}}
+    assert made_by == {"tne_ai": __version__, "commit": git_commit(), "weights_sha256": every}
     json.dumps(reviewed)
 
 
@@ -76,12 +82,17 @@ def test_a_value_network_agent_lists_the_network_and_the_prior_weights(tmp_path)
     # listed, the shipped network under its own name, a given one by its path
     from tne_ai.matches.provenance import SHIPPED_NET, SHIPPED_POLICY, spec_weights
     from tne_ai.search.value import NET_FILE
-    assert spec_weights(["mcts:evaluation=net"]) == [None, SHIPPED_NET]
-    assert spec_weights(["mcts:evaluation=net,net=v.npz", "mcts"]) == [None, "v.npz"]
+    # the default prior is the move policy: its shipped file is listed after the network
+    assert spec_weights(["mcts:evaluation=net"]) == [None, SHIPPED_NET, SHIPPED_POLICY]
+    # the default search (the value network and the move policy) adds the shipped network
+    assert spec_weights(["mcts:evaluation=net,net=v.npz", "mcts"]) == \
+        [None, "v.npz", SHIPPED_POLICY, SHIPPED_NET]
     # the move policy's file where it is the prior (the kinds below its root read the
     # weights file); neither a prior nor a fitted evaluation: nothing
-    assert spec_weights(["mcts:prior=policy", "mcts:prior=policy,policy=p.npz"]) == \
+    assert spec_weights(["mcts:evaluation=model,prior=policy",
+                         "mcts:evaluation=model,prior=policy,policy=p.npz"]) == \
         [None, SHIPPED_POLICY, "p.npz"]
+    assert spec_weights(["mcts:evaluation=model,prior=kinds"]) == [None]
     assert spec_weights(["mcts:evaluation=basic,prior=none", "random"]) == []
     assert spec_weights(["mcts:evaluation=net,prior=none"]) == [SHIPPED_NET]
     assert weights_sha256(SHIPPED_NET) == hashlib.sha256(open(NET_FILE, "rb").read()).hexdigest()

@@ -44,17 +44,22 @@ def test_train_plays_fits_and_writes_the_same_weights_for_the_same_seed(tmp_path
     assert again.returncode == 0, again.stderr
     assert load_weights(tmp_path / "c.npz")[0].tolist() == wa.tolist()
     # provenance (DESIGN): the weights file and the self-play records name the code and the
-    # weights that played the games (the agent searched with the shipped weights)
+    # weights that played the games (the default agent searched with the shipped value network,
+    # the shipped move policy at the root and the shipped weights' kind prior below it)
     import hashlib
     import json
     from tne_ai import __version__
     from tne_ai.search.evaluate import WEIGHTS_FILE
-    shipped = hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest()
+    from tne_ai.search.policy import POLICY_FILE
+    from tne_ai.search.value import NET_FILE
+    every = {"shipped": hashlib.sha256(Path(WEIGHTS_FILE).read_bytes()).hexdigest(),
+             "shipped value network": hashlib.sha256(Path(NET_FILE).read_bytes()).hexdigest(),
+             "shipped move policy": hashlib.sha256(Path(POLICY_FILE).read_bytes()).hexdigest()}
     with np.load(tmp_path / "a.npz") as data:
         made_by = json.loads(str(data["info_provenance"]))
-    assert made_by["tne_ai"] == __version__ and made_by["weights_sha256"] == {"shipped": shipped}
+    assert made_by["tne_ai"] == __version__ and made_by["weights_sha256"] == every
     record = json.loads((tmp_path / "a.jsonl").read_text().splitlines()[0])
-    assert record["meta"]["provenance"]["weights_sha256"] == {"shipped": shipped}
+    assert record["meta"]["provenance"]["weights_sha256"] == every
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -238,13 +243,15 @@ def test_selfplay_records_the_root_visits_of_every_searched_move(tmp_path):
 
 def test_gate_accepts_weights_that_beat_the_generation_before(tmp_path):
     """A blind evaluation (every weight 0: each position even) against the shipped
-    weights: the shipped ones pass the gate against it, with the SPRT's H1."""
+    weights: the shipped ones pass the gate against it, with the SPRT's H1.  The agent is
+    the linear search (the weights file is its evaluation and prior; the default search
+    evaluates with the value network and reads the file's kind prior only below its root)."""
     from tne_ai.search.evaluate import WEIGHTS_FILE, save_weights
     from tne_ai.matches.train import gate
     blind = tmp_path / "blind.npz"
     save_weights(blind, np.zeros(3 * N_FEATURES), np.zeros(N_KINDS))
-    accepted, match = gate(f"mcts:iterations=40,weights={blind}", WEIGHTS_FILE, 20, elo1=100,
-                           seed=3)
+    accepted, match = gate(f"mcts:iterations=40,evaluation=model,prior=kinds,belief=0,"
+                           f"weights={blind}", WEIGHTS_FILE, 20, elo1=100, seed=3)
     assert accepted and match.sprt.decision == "H1"
     assert {a["name"] for r in match.records for a in r["meta"]["agents"]} == {"new", "previous"}
 
