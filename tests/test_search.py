@@ -191,20 +191,22 @@ def test_mover_moves_are_the_same_in_every_determinization():
 
 BASELINE_ONLY = """
 from tne_ai.position import Position
-from tne_ai.search import evaluate, features, priors, session
+from tne_ai.search import evaluate, features, policy, priors, session, value
 KERNELS = (features.features, priors.prepare, priors.pick_untried, priors.pick_commit,
-           evaluate.evaluate_model, evaluate.settle)
+           evaluate.evaluate_model, evaluate.settle, value.evaluate_net, policy.pick_scored)
 session.search(Position.new(2, seed=3).st, iterations=50, seed=1, evaluation="basic", prior="none", widen=0)
 print("compiled:", ",".join(f.__name__ for f in KERNELS if f.signatures) or "-")
 session.search(Position.new(2, seed=3).st, iterations=50, seed=1)
 print("default:", ",".join(f.__name__ for f in KERNELS if f.signatures) or "-")
+session.search(Position.new(2, seed=3).st, iterations=50, seed=1, evaluation="model", prior="kinds")
+print("linear:", ",".join(f.__name__ for f in KERNELS if f.signatures) or "-")
 """
 
 
 def test_the_baseline_search_compiles_none_of_the_ingredients_it_switches_off(tmp_path):
     """DESIGN (conventions): an ingredient switched off is None, and numba prunes its branch
     before typing, so the frozen baseline (hand-set evaluation, no priors, no settling) never
-    compiles the fitted evaluation, the priors or settling.  A fresh interpreter with an empty
+    compiles the fitted evaluations, the priors or settling.  A fresh interpreter with an empty
     numba cache, so that every callee is compiled, not loaded."""
     import os
     import subprocess
@@ -213,9 +215,14 @@ def test_the_baseline_search_compiles_none_of_the_ingredients_it_switches_off(tm
     out = subprocess.run([sys.executable, "-c", BASELINE_ONLY], capture_output=True, text=True,
                          env=env, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert out.returncode == 0, out.stderr
-    # the default search, which has them all, compiles every one
-    assert out.stdout.strip().splitlines()[-2:] == [
-        "compiled: -", "default: features,prepare,pick_untried,pick_commit,evaluate_model,settle"]
+    # the default search (the value network, the move policy at the root and the kinds below
+    # it, settling) compiles every one but the linear evaluation, which the linear search
+    # (evaluation=model, prior=kinds) adds
+    assert out.stdout.strip().splitlines()[-3:] == [
+        "compiled: -",
+        "default: features,prepare,pick_untried,pick_commit,settle,evaluate_net,pick_scored",
+        "linear: features,prepare,pick_untried,pick_commit,evaluate_model,settle,evaluate_net,"
+        "pick_scored"]
 
 
 def test_the_hand_belief_deals_a_hidden_tile_by_its_colour_odds():
