@@ -11,11 +11,11 @@ iteration limit and a seed the result is reproducible.
     >>> from tne_ai.api import Limit, analyse, play
     >>> infos = analyse(Position.new(players=2, seed=1), Limit(iterations=3000), multipv=3)
     >>> [(i["multipv"], i["move"], i["visits"]) for i in infos]
-    [(1, 'leader green K2', 717), (2, 'leader green A2', 607), (3, 'leader green B3', 424)]
+    [(1, 'leader green J7', 620), (2, 'leader green H7', 381), (3, 'leader green I6', 338)]
     >>> infos[0]["pv"], infos[0]["win"], infos[0]["wins"]
-    (['leader green K2', 'leader red J1'], 0.5597, [0.5597, 0.4403])
+    (['leader green J7', 'leader red I6'], 0.5857, [0.5857, 0.4143])
     >>> play(Position.new(players=2, seed=1), Limit(iterations=3000)).move
-    'leader green K2'
+    'leader green J7'
 """
 import queue
 import threading
@@ -122,7 +122,7 @@ def analyse(position: PositionLike, limit: Limit, multipv: int = 1,
 
     >>> p = Position.new(players=3, seed=4)
     >>> [i["visits"] for i in analyse(p, Limit(iterations=1000), multipv=2, seed=7)]
-    [250, 214]
+    [113, 110]
     """
     if not isinstance(limit, Limit) or not limit.bounded:
         raise LimitError("analyse needs a Limit with a time or an iteration budget")
