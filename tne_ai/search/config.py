@@ -47,10 +47,12 @@ EVALUATION_DEFAULTS: Dict[str, Dict[str, OptionValue]] = {
     "basic": {"c": 0.7, "widen": 0.0, "widen_exp": 0.5, "settle": False, "commit_margin": 0.0,
               "reuse": False, "open_losing": 0.0, "norm": False, "belief": False},
     "model": {"c": 0.35, "widen": 1.0, "widen_exp": 0.5, "settle": True, "commit_margin": 0.03,
-              "reuse": True, "open_losing": 0.02, "norm": True, "belief": True},
+              "reuse": True, "open_losing": 0.02, "norm": True, "belief": False},
 }
-# the value network (search/value.py) takes the fitted model's settings
-EVALUATION_DEFAULTS["net"] = dict(EVALUATION_DEFAULTS["model"])
+# the value network (search/value.py) takes the fitted model's settings, and the hand belief
+# (measured with the networks only; the linear search keeps the uniform deal it was measured
+# with, so that evaluation=model,prior=kinds is the earlier default)
+EVALUATION_DEFAULTS["net"] = dict(EVALUATION_DEFAULTS["model"], belief=True)
 # The evaluation's own options whose default depends on the game's player count, per count
 # (``resolved(players)``; without a count EVALUATION_DEFAULTS' value holds).  Normalised UCB
 # beats plain UCB with 2 players, is level with 3 and 4 at equal iterations while an
