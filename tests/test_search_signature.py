@@ -11,7 +11,7 @@ from pathlib import Path
 from tne_ai.matches.bench import signature, signature_positions
 from tne_ai.core import state as S
 
-PINNED = 245297909394051
+PINNED = 245381164247565
 CLI = str(Path(__file__).resolve().parent.parent / "cli.py")
 
 

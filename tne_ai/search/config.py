@@ -58,11 +58,14 @@ EVALUATION_DEFAULTS["net"] = dict(EVALUATION_DEFAULTS["model"], belief=True)
 # beats plain UCB with 2 players, is level with 3 and 4 at equal iterations while an
 # iteration costs about 1.7 times as much, and with 4 players it makes the reported win
 # chances overconfident (bench/README.md, "Normalised UCB and the one-ply root order" and
-# the calibration): it is off with 4 players.
+# the calibration): it is off with 4 players.  The hand belief, fitted on 2-player games,
+# left 4-player first places level and made the 4-player win chances overconfident (ECE
+# 0.0376 against 0.0244 without it, bench/README.md "The whole candidate"): with the value
+# network it is on for 2 and 3 players, off for 4.
 COUNT_DEFAULTS: Dict[str, Dict[str, Dict[int, OptionValue]]] = {
     "model": {"norm": {2: True, 3: True, 4: False}},
 }
-COUNT_DEFAULTS["net"] = COUNT_DEFAULTS["model"]
+COUNT_DEFAULTS["net"] = dict(COUNT_DEFAULTS["model"], belief={2: True, 3: True, 4: False})
 # Rollout length used unless one is given: 0 = evaluate the expanded node at once; it beat
 # full random rollouts at equal time (see bench/README.md).  -1 plays to the end.
 DEFAULT_ROLLOUT = 0
@@ -131,7 +134,9 @@ _ROWS = (
                "(search/ending.py)"),
     OptionInfo("belief", "bool", None, None, None, False,
                "deal the other hands of each sampled world by the hand belief's colour "
-               "odds (search/determinize.py) instead of uniformly" + _EVAL_OWN),
+               "odds (search/determinize.py) instead of uniformly (default: the evaluation's "
+               "own, EVALUATION_DEFAULTS and COUNT_DEFAULTS: with the value network on for 2 "
+               "and 3 players, off for 4)"),
     OptionInfo("rollout", "int", DEFAULT_ROLLOUT, -1, L.MAX_PLIES, False,
                "random moves before the evaluation (-1: to the game's end, 0: evaluate at once)",
                ("rollout_depth",)),
