@@ -136,6 +136,18 @@ def test_resolved_fills_the_evaluations_own_options_and_keeps_the_given_ones():
     assert (r.c, r.settle, r.widen) == (2.0, True, 0.0)
 
 
+def test_the_hand_belief_is_on_for_2_and_3_players_and_off_for_4_by_default():
+    # DESIGN "Data flows one way": the default search (the value network) deals the other
+    # hands by the hand belief with 2 and 3 players and uniformly with 4; the linear search
+    # and the basic evaluation deal uniformly; a value given is kept for every count
+    for players, on in ((2, True), (3, True), (4, False)):
+        assert Search(Position.new(players, seed=1)).config.belief is on
+        assert SearchConfig(evaluation="model").resolved(players).belief is False
+        assert SearchConfig(evaluation="basic").resolved(players).belief is False
+        assert SearchConfig(belief=True).resolved(players).belief is True
+        assert SearchConfig(belief=False).resolved(players).belief is False
+
+
 def test_normalised_ucb_is_on_for_2_and_3_players_and_off_for_4_by_default():
     # DESIGN "Normalised UCB": on by default with the fitted evaluation for 2 and 3 players,
     # off for 4; a value given is kept for every count, the basic evaluation never has it
