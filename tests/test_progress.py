@@ -110,8 +110,8 @@ def test_a_cold_kernel_cache_is_compiled_first_with_a_progress_line(monkeypatch)
     err = r.stderr.splitlines()
     # the estimate is the first run's figure measured in bench/README.md
     assert err[0] == ("tne: compiling the kernels, first run only (about "
-                      "15 s, 30 s on a busy machine): 0 s")
-    assert warmup.COMPILE_ESTIMATE == "15 s, 30 s on a busy machine"
+                      "20 s, 40 s on a busy machine): 0 s")
+    assert warmup.COMPILE_ESTIMATE == "20 s, 40 s on a busy machine"
     assert err[-1].startswith("tne: kernels compiled in ") and err[-1].endswith(
         " s (cached: later runs start at once)")
     q = CliRunner().invoke(main, ["-q", "new"])

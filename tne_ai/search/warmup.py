@@ -32,8 +32,9 @@ import time
 import numpy as np
 
 # how long the first run's compile takes, as the CLI's progress line says it: measured
-# (bench/README.md, the first run): 14 s idle, 25 to 27 s busy, on 2 cores
-COMPILE_ESTIMATE = "15 s, 30 s on a busy machine"
+# (bench/README.md, the first run): with the networks and the hand belief the default's
+# kernels, 20 s idle, 37 s busy, on 2 cores
+COMPILE_ESTIMATE = "20 s, 40 s on a busy machine"
 
 # the kernel group a command compiles first on a cold cache; every other command compiles them
 # all (a timed game must not wait for a compile in its middle)
