@@ -76,11 +76,7 @@ def endgame(viewer, hand_sizes=None, **kwargs):
     """An endgame seen by `viewer`: empty bag, no hidden discards, every tile not on the board,
     in a monument, in a hand or named in `out_of_game` is out of the game; so the unseen pool is
     exactly the other hands (known by elimination)."""
-    d = position(bag="", **kwargs)
-    used = _used(d)
-    d["out_of_game"] = {c: TOTALS[c] - used[c] + d["out_of_game"][c] for c in COLOURS}
-    assert sum(_used(d).values()) == 153
-    return Position.from_json(seen_by(d, viewer, hand_sizes))
+    return short_bag(viewer, "", hand_sizes, **kwargs)
 
 
 def short_bag(viewer, bag, hand_sizes=None, **kwargs):
@@ -91,12 +87,15 @@ def short_bag(viewer, bag, hand_sizes=None, **kwargs):
     d = position(bag=bag, **kwargs)
     used = _used(d)
     d["out_of_game"] = {c: TOTALS[c] - used[c] + d["out_of_game"][c] for c in COLOURS}
+    assert sum(_used(d).values()) == 153
     return Position.from_json(seen_by(d, viewer, hand_sizes))
 
 
 def play_out(p, moves):
-    """A copy of p with every hand open (in an endgame the unknown hand was dealt the whole
-    unseen pool, so it is the true one) after `moves`: checks that a line ends as reasoned."""
+    """A copy of p with every hand open after `moves`: checks that a line ends as reasoned.  In
+    an endgame the unknown hand was dealt the whole unseen pool, so it is the true one; with a
+    short bag it is a random part of the pool, so a line checked this way must not depend on
+    that hand's tiles."""
     q = Position(p.st.copy(), known_hands=[True] * p.players, bag_known=True, rng=p.rng.copy())
     for m in moves:
         q.push(m)
